@@ -1,0 +1,64 @@
+package ampcache
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// Sentinel errors. Every error returned by this package wraps exactly one of
+// them, so callers can test the kind of failure with [errors.Is]. The
+// returned error's message begins with "ampcache: " and quotes the input.
+var (
+	// ErrEmpty reports an empty input.
+	ErrEmpty = errors.New("ampcache: empty input")
+	// ErrEmptyLabel reports a domain with an empty label: "a..b", ".a", "...".
+	ErrEmptyLabel = errors.New("ampcache: empty label")
+	// ErrInvalidHost reports a host that is not a valid domain name, such as
+	// one holding a forbidden host code point.
+	ErrInvalidHost = errors.New("ampcache: invalid host")
+	// ErrInvalidPunycode reports an "xn--" label that is not valid Punycode.
+	ErrInvalidPunycode = errors.New("ampcache: invalid punycode")
+	// ErrTooLong reports an input over its documented length bound.
+	ErrTooLong = errors.New("ampcache: input too long")
+	// ErrInvalidURL reports a malformed publisher or cache URL.
+	ErrInvalidURL = errors.New("ampcache: invalid URL")
+	// ErrInvalidServing reports a malformed [Serving] path prefix.
+	ErrInvalidServing = errors.New("ampcache: invalid serving type")
+	// ErrInvalidOrigin reports a malformed cache Origin.
+	ErrInvalidOrigin = errors.New("ampcache: invalid origin")
+	// ErrUnknownCache reports a host that is not on a registered cache.
+	ErrUnknownCache = errors.New("ampcache: unknown cache")
+	// ErrNotCacheURL reports a URL that is not on a registered cache.
+	ErrNotCacheURL = errors.New("ampcache: not an AMP cache URL")
+	// ErrNotReversible reports a hashed domain prefix, which cannot be
+	// reversed: compare the Origin with [Cache.Origin] of the domains you know.
+	ErrNotReversible = errors.New("ampcache: hashed domain prefix cannot be reversed")
+	// ErrInvalidCaches reports a caches.json that fails validation.
+	ErrInvalidCaches = errors.New("ampcache: invalid caches.json")
+)
+
+// inputError is the one error type of this package: a sentinel, the input
+// it was found in, and an optional detail.
+type inputError struct {
+	err    error
+	input  string
+	detail string
+}
+
+// newError returns an error wrapping the sentinel err for input. The input
+// is cloned, so that callers converting a []byte to a string do not pay an
+// allocation unless an error is returned.
+func newError(err error, input, detail string) error {
+	return &inputError{err: err, input: strings.Clone(input), detail: detail}
+}
+
+func (e *inputError) Error() string {
+	s := e.err.Error() + " in " + strconv.Quote(e.input)
+	if e.detail != "" {
+		s += ": " + e.detail
+	}
+	return s
+}
+
+func (e *inputError) Unwrap() error { return e.err }
