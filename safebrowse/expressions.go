@@ -1,0 +1,190 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package safebrowse
+
+import (
+	"bytes"
+	"strconv"
+
+	"github.com/urlspec/urlspec/internal/psl"
+)
+
+// Bounds on the host-suffix/path-prefix expressions of one URL, from
+// "Host-suffix / path-prefix expressions" in the Safe Browsing spec.
+const (
+	maxHosts = 5 // the exact host and up to four suffixes
+	maxPaths = 6 // the path with and without its query, and up to four prefixes
+
+	// MaxExpressions is the most expressions, and so hashes, one URL has:
+	// five hosts times six paths. A dst of this capacity never grows in
+	// [AppendHashes].
+	MaxExpressions = maxHosts * maxPaths
+)
+
+// HostRule chooses the host suffixes of the expressions of a URL. Its zero
+// value is [HostsV5], the rule of the Safe Browsing v5 spec.
+//
+// The two rules differ only on hosts under a multi-label public suffix. For
+// "http://example.co.uk/1", HostsV5 gives
+//
+//	example.co.uk/1
+//	example.co.uk/
+//
+// and HostsV4 adds "co.uk/1" and "co.uk/".
+//
+// A HostRule other than HostsV5 and HostsV4 behaves as HostsV5.
+type HostRule uint8
+
+const (
+	// HostsV5 takes the exact host, then up to four hosts formed by
+	// starting at the eTLD+1 and adding leading labels one at a time
+	// (v5 spec, "Host-suffix / path-prefix expressions"). The eTLD+1 comes
+	// from the whole Public Suffix List, its private section included, so
+	// "a.b.github.io" stops at "b.github.io". A host that is itself a public
+	// suffix ("co.uk", "com", "localhost" by the list's default rule "*")
+	// has only its exact form.
+	HostsV5 HostRule = iota
+
+	// HostsV4 takes the exact host, then up to four hosts formed from its
+	// last five labels by removing leading labels one at a time, never the
+	// last label alone: the rule of Safe Browsing v4, which Chromium still
+	// applies to its v5 lookups (GenerateHostVariantsToCheck in
+	// components/safe_browsing/core/common/proto/v4_protocol_manager_util.cc).
+	// Use it to get the browser's verdicts.
+	HostsV4
+)
+
+// String returns "HostsV5" or "HostsV4".
+func (r HostRule) String() string {
+	switch r {
+	case HostsV5:
+		return "HostsV5"
+	case HostsV4:
+		return "HostsV4"
+	}
+	return "HostRule(" + strconv.Itoa(int(r)) + ")"
+}
+
+// Expressions canonicalises rawURL, as [Canonicalize] does, and returns its
+// host-suffix/path-prefix expressions under the v5 host rule, [HostsV5].
+//
+// The order is fixed: hosts from the exact host down to the eTLD+1, and for
+// each host the exact path with its query, the exact path without it, then
+// the path prefixes from "/" downwards. No expression appears twice: for
+// "http://a.com/" the exact path is the prefix "/". There are at most
+// [MaxExpressions].
+func Expressions(rawURL string) ([]string, error) {
+	return HostsV5.Expressions(rawURL)
+}
+
+// Expressions is [Expressions] under the host rule r.
+func (r HostRule) Expressions(rawURL string) ([]string, error) {
+	var a [512]byte
+	buf, p, err := appendCanonical(a[:0], rawURL)
+	if err != nil {
+		return nil, err
+	}
+	e := r.expand(buf, p)
+	// Every expression is a substring of the canonical URL: one string
+	// holds them all.
+	base := e.hosts[0] // the exact host starts first
+	s := string(buf[base:])
+	out := make([]string, 0, e.nh*e.np)
+	for _, h := range e.hosts[:e.nh] {
+		for _, end := range e.paths[:e.np] {
+			out = append(out, s[h-base:end-base])
+		}
+	}
+	return out, nil
+}
+
+// expansion locates the expressions of a canonical URL buf. Host suffixes
+// end where the path begins, and every path variant begins there, so
+// expression (i, j) is the contiguous buf[hosts[i]:paths[j]]. Building it
+// costs no copy.
+type expansion struct {
+	hosts [maxHosts]int // start of each host suffix, exact host first
+	paths [maxPaths]int // end of each path variant
+	nh    int
+	np    int
+}
+
+// expand finds the expressions of the canonical URL buf, whose parts are p,
+// under the host rule r.
+func (r HostRule) expand(buf []byte, p parts) expansion {
+	var e expansion
+	e.hosts[0] = p.hostStart
+	e.nh = 1
+	host := buf[p.hostStart:p.hostEnd]
+	if !p.ip {
+		for i, s := range hostSuffixes(host, r) {
+			if s == 0 {
+				break
+			}
+			e.hosts[1+i] = p.hostStart + s
+			e.nh++
+		}
+	}
+
+	// Paths, at most six: the exact path with its query, without it, then
+	// the four prefixes from the root, each ending in '/', that are not the
+	// exact path itself.
+	if p.hasQuery {
+		e.paths[e.np] = p.end
+		e.np++
+	}
+	e.paths[e.np] = p.pathEnd
+	e.np++
+	i := p.hostEnd
+	for range maxPaths - 2 {
+		j := bytes.IndexByte(buf[i:p.pathEnd], '/')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+		if i != p.pathEnd {
+			e.paths[e.np] = i
+			e.np++
+		}
+	}
+	return e
+}
+
+// hostSuffixes returns the starts in host of its suffixes under rule r,
+// longest first; a zero ends the list early. A host with an empty label
+// (which canonicalisation never produces) has no suffixes.
+func hostSuffixes(host []byte, r HostRule) (starts [maxHosts - 1]int) {
+	if len(host) == 0 || host[0] == '.' || host[len(host)-1] == '.' || bytes.Contains(host, []byte("..")) {
+		return starts
+	}
+	// least is the start of the shortest suffix: the eTLD+1 (v5), or the
+	// last two labels (v4). Zero means the host has no shorter suffix.
+	var least int
+	switch r {
+	case HostsV4:
+		last := bytes.LastIndexByte(host, '.')
+		if last < 0 {
+			return starts
+		}
+		least = bytes.LastIndexByte(host[:last], '.') + 1
+	default:
+		ps := psl.Len(host)
+		i := len(host) - ps - 1 // the dot before the public suffix
+		if i <= 0 || host[i] != '.' {
+			return starts
+		}
+		least = bytes.LastIndexByte(host[:i], '.') + 1
+	}
+	// Collect up to four suffixes, from the shortest up, then reverse.
+	n := 0
+	for s := least; s > 0 && n < len(starts); n++ {
+		starts[n] = s
+		s = bytes.LastIndexByte(host[:s-1], '.') + 1
+	}
+	for i, j := 0, n-1; i < j; i, j = i+1, j-1 {
+		starts[i], starts[j] = starts[j], starts[i]
+	}
+	return starts
+}
