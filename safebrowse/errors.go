@@ -20,6 +20,9 @@ var (
 	ErrTooLong = errors.New("safebrowse: URL too long")
 	// ErrInvalidURL reports any other malformed URL.
 	ErrInvalidURL = errors.New("safebrowse: invalid URL")
+	// ErrListName reports a hash list name without a "-4b", "-8b", "-16b"
+	// or "-32b" suffix.
+	ErrListName = errors.New("safebrowse: invalid hash list name")
 )
 
 // inputError is the one error type of this package: a sentinel, the input

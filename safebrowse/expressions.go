@@ -5,7 +5,6 @@
 package safebrowse
 
 import (
-	"bytes"
 	"strconv"
 
 	"github.com/urlspec/urlspec/internal/psl"
@@ -113,78 +112,89 @@ type expansion struct {
 
 // expand finds the expressions of the canonical URL buf, whose parts are p,
 // under the host rule r.
-func (r HostRule) expand(buf []byte, p parts) expansion {
-	var e expansion
+func (r HostRule) expand(buf []byte, p parts) (e expansion) {
 	e.hosts[0] = p.hostStart
 	e.nh = 1
-	host := buf[p.hostStart:p.hostEnd]
 	if !p.ip {
-		for i, s := range hostSuffixes(host, r) {
-			if s == 0 {
-				break
-			}
-			e.hosts[1+i] = p.hostStart + s
-			e.nh++
-		}
+		e.nh += hostSuffixes(e.hosts[1:], buf[p.hostStart:p.hostEnd], p.hostStart, r)
 	}
 
 	// Paths, at most six: the exact path with its query, without it, then
 	// the four prefixes from the root, each ending in '/', that are not the
 	// exact path itself.
 	if p.hasQuery {
-		e.paths[e.np] = p.end
-		e.np++
+		e.paths[0] = p.end
+		e.np = 1
 	}
 	e.paths[e.np] = p.pathEnd
 	e.np++
-	i := p.hostEnd
-	for range maxPaths - 2 {
-		j := bytes.IndexByte(buf[i:p.pathEnd], '/')
-		if j < 0 {
-			break
-		}
-		i += j + 1
-		if i != p.pathEnd {
-			e.paths[e.np] = i
-			e.np++
+	path := buf[:p.pathEnd]
+	prefixes := 0
+	for i := p.hostEnd; i < len(path); i++ {
+		if path[i] == '/' {
+			if i+1 < len(path) {
+				e.paths[e.np] = i + 1
+				e.np++
+			}
+			if prefixes++; prefixes == maxPaths-2 {
+				break
+			}
 		}
 	}
 	return e
 }
 
-// hostSuffixes returns the starts in host of its suffixes under rule r,
-// longest first; a zero ends the list early. A host with an empty label
-// (which canonicalisation never produces) has no suffixes.
-func hostSuffixes(host []byte, r HostRule) (starts [maxHosts - 1]int) {
-	if len(host) == 0 || host[0] == '.' || host[len(host)-1] == '.' || bytes.Contains(host, []byte("..")) {
-		return starts
-	}
-	// least is the start of the shortest suffix: the eTLD+1 (v5), or the
-	// last two labels (v4). Zero means the host has no shorter suffix.
-	var least int
-	switch r {
-	case HostsV4:
-		last := bytes.LastIndexByte(host, '.')
-		if last < 0 {
-			return starts
+// hostSuffixes writes to starts, longest first, the start offsets of the
+// suffixes of host under rule r, plus off, and returns how many there are.
+// A host with an empty label (which canonicalisation never produces) has
+// none.
+func hostSuffixes(starts []int, host []byte, off int, r HostRule) int {
+	// dots[k] is the offset of the k-th dot from the right, for the last
+	// len(dots) dots; nd counts them all. The dots before the four longest
+	// suffixes after the deepest public suffix are among them.
+	var dots [psl.MaxLabels + maxHosts]int
+	nd := 0
+	prev := len(host)
+	for i := len(host) - 1; i >= 0; i-- {
+		if host[i] == '.' {
+			if i+1 == prev {
+				return 0 // empty label, or a trailing dot
+			}
+			if nd < len(dots) {
+				dots[nd] = i
+			}
+			nd++
+			prev = i
 		}
-		least = bytes.LastIndexByte(host[:last], '.') + 1
-	default:
+	}
+	if prev == 0 {
+		return 0 // leading dot
+	}
+	// least is the index in dots of the dot before the shortest suffix:
+	// the eTLD+1 (v5), or the last two labels (v4).
+	least := 1
+	if r != HostsV4 {
 		ps := psl.Len(host)
 		i := len(host) - ps - 1 // the dot before the public suffix
-		if i <= 0 || host[i] != '.' {
-			return starts
+		if i <= 0 {
+			return 0 // the host is a public suffix
 		}
-		least = bytes.LastIndexByte(host[:i], '.') + 1
+		least = 0
+		for least < nd && least < len(dots) && dots[least] > i {
+			least++
+		}
+		if least == nd || least == len(dots) || dots[least] != i {
+			return 0 // x/net's "invalid public suffix"; cannot happen
+		}
+		least++
 	}
-	// Collect up to four suffixes, from the shortest up, then reverse.
-	n := 0
-	for s := least; s > 0 && n < len(starts); n++ {
-		starts[n] = s
-		s = bytes.LastIndexByte(host[:s-1], '.') + 1
+	// Up to four suffixes, from the shortest up; listed longest first.
+	n := min(nd, len(dots), least+len(starts)) - least
+	if n <= 0 {
+		return 0
 	}
-	for i, j := 0, n-1; i < j; i, j = i+1, j-1 {
-		starts[i], starts[j] = starts[j], starts[i]
+	for k := range n {
+		starts[n-1-k] = off + dots[least+k] + 1
 	}
-	return starts
+	return n
 }

@@ -14,7 +14,25 @@ package psl
 
 //go:generate go run gen.go
 
-import "net/netip"
+import (
+	"net/netip"
+	"sync"
+)
+
+// tlds maps each top-level label of the list to its node: one map lookup
+// replaces the eleven steps of a binary search over the numTLD nodes. It
+// is built on first use, in about 50µs, and takes about 60 kB.
+var tlds = sync.OnceValue(func() map[string]uint32 {
+	m := make(map[string]uint32, numTLD)
+	for i := range uint32(numTLD) {
+		m[nodeLabel(i)] = i
+	}
+	return m
+})
+
+// MaxLabels bounds the number of labels of a public suffix: the depth of
+// the deepest node of the list, plus one for a wildcard under it.
+const MaxLabels = 7
 
 // Len returns the length of the public suffix of domain: the domain
 // publicsuffix.PublicSuffix(domain) returns is domain[len(domain)-Len(domain):].
@@ -42,7 +60,15 @@ loop:
 		if lo == hi {
 			break
 		}
-		f := find(s[1+dot:], lo, hi)
+		var f uint32
+		if lo == 0 && hi == numTLD {
+			var ok bool
+			if f, ok = tlds()[string(s[1+dot:])]; !ok {
+				f = notFound
+			}
+		} else {
+			f = find(s[1+dot:], lo, hi)
+		}
 		if f == notFound {
 			break
 		}
@@ -77,18 +103,20 @@ loop:
 }
 
 // mayBeIP reports whether netip.ParseAddr could accept s: an IPv6 address
-// has a colon, an IPv4 address only digits and dots.
+// has a colon (and may have a zone of any bytes), an IPv4 address only
+// digits and dots.
 func mayBeIP[T ~string | ~[]byte](s T) bool {
+	v4 := true
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c == ':' {
 			return true
 		}
 		if c != '.' && (c < '0' || c > '9') {
-			return false
+			v4 = false
 		}
 	}
-	return true
+	return v4
 }
 
 func lastDot[T ~string | ~[]byte](s T) int {

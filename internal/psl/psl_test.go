@@ -127,3 +127,30 @@ func BenchmarkLen(b *testing.B) {
 		}
 	})
 }
+
+// TestMaxLabels checks MaxLabels against the table: the deepest rule, plus
+// one label for a wildcard.
+func TestMaxLabels(t *testing.T) {
+	var walk func(lo, hi uint32, depth int) int
+	walk = func(lo, hi uint32, depth int) int {
+		most := 0
+		for f := lo; f < hi; f++ {
+			u := uint32(nodes.get(f) >> (nodesBitsTextOffset + nodesBitsTextLength))
+			u >>= nodesBitsICANN
+			u = children.get(u & (1<<nodesBitsChildren - 1))
+			clo := u & (1<<childrenBitsLo - 1)
+			u >>= childrenBitsLo
+			chi := u & (1<<childrenBitsHi - 1)
+			u >>= childrenBitsHi + childrenBitsNodeType
+			d := depth
+			if u&(1<<childrenBitsWildcard-1) != 0 {
+				d++
+			}
+			most = max(most, d, walk(clo, chi, depth+1))
+		}
+		return most
+	}
+	if got := walk(0, numTLD, 1); got != MaxLabels {
+		t.Errorf("the deepest public suffix has %d labels, MaxLabels is %d", got, MaxLabels)
+	}
+}
