@@ -348,3 +348,46 @@ func checkExpressions(t *testing.T, host string, exprs []string) {
 		}
 	}
 }
+
+// FuzzExpressions checks Expressions, through canonicalisation, against
+// the oracle on the canonical host, path and query, under both host rules.
+func FuzzExpressions(f *testing.F) {
+	for _, tt := range expressionsTests {
+		f.Add(tt.in)
+	}
+	for _, tt := range expandTests {
+		f.Add("http://" + tt.host + tt.pathQuery)
+	}
+	for _, s := range wptInputs(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		buf, p, cerr := appendCanonical(nil, in)
+		for _, r := range []HostRule{HostsV5, HostsV4} {
+			got, err := r.Expressions(in)
+			if (err == nil) != (cerr == nil) {
+				t.Fatalf("%v Expressions(%q) error %v, canonicalisation error %v", r, in, err, cerr)
+			}
+			if err != nil {
+				if got != nil {
+					t.Fatalf("%v Expressions(%q) = %q with error %v", r, in, got, err)
+				}
+				continue
+			}
+			host := string(buf[p.hostStart:p.hostEnd])
+			path := string(buf[p.hostEnd:p.pathEnd])
+			if !strings.HasPrefix(path, "/") {
+				t.Fatalf("canonical %q of %q: path %q does not begin with '/'", buf, in, path)
+			}
+			var query string
+			if p.hasQuery {
+				query = string(buf[p.pathEnd+1 : p.end])
+			}
+			want := slowExpressions(r, host, path, query, p.hasQuery, p.ip)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%v Expressions(%q), canonical %q:\nfast %q\nslow %q", r, in, buf, got, want)
+			}
+			checkExpressions(t, host, got)
+		}
+	})
+}

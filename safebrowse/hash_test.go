@@ -27,7 +27,9 @@ var hashTests = []struct {
 }{
 	// spec: the first expression of "http://a.b.com/1/2.html?param=1".
 	{"spec a.b.com", "http://a.b.com/1/2.html?param=1", "2fcd902cb93d9b26a41809849b981b556b6da9756e5f1a3adcb2ca768aadbec6"},
-	// spec: "http://example.co.uk/1" has example.co.uk/ second; here the root.
+	// spec: "http://example.co.uk/1", its first expression example.co.uk/1.
+	{"spec example.co.uk", "http://example.co.uk/1", "5560b8e9ec95e4dc41dccfb098ad21a0a7c9fb212c0f338962f3bf5223cff777"},
+	// The root of example.co.uk, the second expression of the row above.
 	{"example.co.uk root", "http://example.co.uk/", "8b933ddfb8036913668ac16c2ae44f9379f0d425bebdb7f327394f4bb0cd7660"},
 	// No duplicates for http://a.com/: one expression, one hash.
 	{"a.com root", "http://a.com/", "eb997b83b4d2b0cffba62e04fc26414c226990d75d697b814fcc60cc47d11873"},
