@@ -25,7 +25,8 @@ const (
 // HostRule chooses the host suffixes of the expressions of a URL. Its zero
 // value is [HostsV5], the rule of the Safe Browsing v5 spec.
 //
-// The two rules differ only on hosts under a multi-label public suffix. For
+// The two rules differ only on hosts under a public suffix of more than one
+// label, where v4 also looks up the public suffix itself. For
 // "http://example.co.uk/1", HostsV5 gives
 //
 //	example.co.uk/1

@@ -134,6 +134,14 @@ var expandTests = []struct {
 		"e.f.com/1.html", "e.f.com/",
 		"f.com/1.html", "f.com/",
 	}},
+	// v5 on a deep host under co.uk: four suffixes from the eTLD+1 up.
+	{"deep under co.uk", HostsV5, "a.b.c.d.e.example.co.uk", "/", false, []string{
+		"a.b.c.d.e.example.co.uk/", "c.d.e.example.co.uk/", "d.e.example.co.uk/", "e.example.co.uk/", "example.co.uk/",
+	}},
+	// v4 on the same host: the last five labels, down to co.uk.
+	{"v4 deep under co.uk", HostsV4, "a.b.c.d.e.example.co.uk", "/", false, []string{
+		"a.b.c.d.e.example.co.uk/", "d.e.example.co.uk/", "e.example.co.uk/", "example.co.uk/", "co.uk/",
+	}},
 	// Hosts, at most 5: the exact host and four suffixes, on a deep host.
 	{"hosts at most 5", HostsV5, "a.b.c.d.e.f.g.example.com", "/", false, []string{
 		"a.b.c.d.e.f.g.example.com/", "e.f.g.example.com/", "f.g.example.com/", "g.example.com/", "example.com/",
