@@ -114,6 +114,36 @@ func hasACEPrefix(label string) bool {
 	return len(label) >= 4 && lower(label[0]) == 'x' && lower(label[1]) == 'n' && label[2] == '-' && label[3] == '-'
 }
 
+// Byte classes of an ASCII domain, for appendASCIIPrefix.
+const (
+	clsLDH       = iota // a-z, 0-9: copied
+	clsUpper            // A-Z: lowercased and copied
+	clsHyphen           // "-": step 2 doubles it
+	clsDot              // ".": step 3 makes it "-"
+	clsForbidden        // a forbidden domain code point: an error
+	clsOther            // any other ASCII byte fails the STD3 rules
+)
+
+var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+	for c := range t {
+		switch b := byte(c); {
+		case 'a' <= b && b <= 'z', '0' <= b && b <= '9':
+			t[c] = clsLDH
+		case 'A' <= b && b <= 'Z':
+			t[c] = clsUpper
+		case b == '-':
+			t[c] = clsHyphen
+		case b == '.':
+			t[c] = clsDot
+		case forbidden(b):
+			t[c] = clsForbidden
+		default:
+			t[c] = clsOther
+		}
+	}
+	return t
+}()
+
 // appendASCIIPrefix is AppendDomainPrefix for a domain d of ASCII bytes,
 // without its root dot. It runs the UTS #46 checks that apply to ASCII
 // labels inline, in one pass, and leaves "xn--" labels to the Unicode path.
@@ -121,79 +151,81 @@ func appendASCIIPrefix(dst []byte, domain, d string) ([]byte, error) {
 	if len(d) > maxDomain {
 		return dst, newError(ErrTooLong, domain, "")
 	}
-	var (
-		s     [maxLabel + 1]byte // steps 2 and 3, up to one byte too many
-		n     int                // bytes of s written
-		long  bool               // step 3's output is over maxLabel bytes
-		valid = true             // every label passes UTS #46 validation
-		start int                // start of the current label
-	)
-	for i := 0; i <= len(d); i++ {
-		if i == len(d) || d[i] == '.' {
-			label := d[start:i]
-			switch {
-			case label == "":
-				return dst, newError(ErrEmptyLabel, domain, "")
-			case hasACEPrefix(label):
+	// s holds steps 2 and 3; it has room for a whole label (63 bytes)
+	// plus the longest expansion of one byte, so that writing stops only
+	// once the output is already too long.
+	var s [maxLabel + 2]byte
+	n := 0
+	valid := true // every label passes UTS #46 validation
+	start := 0    // start of the current label
+	for i := 0; i < len(d); i++ {
+		c := d[i]
+		switch asciiClass[c&0x7F] {
+		case clsLDH:
+		case clsUpper:
+			c += 'a' - 'A'
+		case clsHyphen:
+			if n < maxLabel+1 {
+				s[n] = '-' // step 2: "-" becomes "--"
+				n++
+			}
+		case clsDot:
+			if !checkASCIILabel(d[start:i], &valid) {
 				return appendUnicodePrefix(dst, domain, d)
-			case label[0] == '-' || label[len(label)-1] == '-':
-				valid = false // UTS #46 CheckHyphens
-			case len(label) > 4 && label[2] == '-' && label[3] == '-':
-				valid = false // UTS #46 CheckHyphens
+			}
+			if i == start {
+				return dst, newError(ErrEmptyLabel, domain, "")
 			}
 			start = i + 1
+			c = '-' // step 3: "." becomes "-"
+		case clsForbidden:
+			return dst, newError(ErrInvalidHost, domain, "forbidden code point "+quoteByte(c))
+		default:
+			valid = false // the STD3 rules: "_", "*", "!" and the like
 		}
-		var c byte = '-' // step 3: "." becomes "-"
-		if i < len(d) && d[i] != '.' {
-			c = lower(d[i])
-			switch {
-			case forbidden(c):
-				return dst, newError(ErrInvalidHost, domain, "forbidden code point "+quoteByte(c))
-			case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
-			case c == '-':
-				// Step 2: "-" becomes "--".
-				if n < len(s) {
-					s[n] = '-'
-					n++
-				}
-			default:
-				valid = false // STD3 rules: "_", "*", "!" and the like
-			}
-		} else if i == len(d) {
-			break
-		}
-		if n < len(s) {
+		if n < maxLabel+1 {
 			s[n] = c
 			n++
-		} else {
-			long = true
 		}
 	}
-	if n > maxLabel {
-		long = true
+	if start == len(d) {
+		return dst, newError(ErrEmptyLabel, domain, "")
 	}
-	if !valid || long {
-		return appendLowerFallback(dst, d), nil
+	if !checkASCIILabel(d[start:], &valid) {
+		return appendUnicodePrefix(dst, domain, d)
 	}
 	p := s[:n]
 	// Step 4: "0-" and "-0" around a "-" at both positions 3 and 4.
 	wrap := n >= 4 && p[2] == '-' && p[3] == '-'
-	if wrap && n+4 > maxLabel {
-		return appendLowerFallback(dst, d), nil
-	}
-	if !wrap && !containsHyphen(p) {
-		// A prefix with no "-" reads as a hash: it must be one.
+	switch {
+	case !valid, n > maxLabel, wrap && n+4 > maxLabel, !wrap && !containsHyphen(p):
+		// Not a valid DNS label; a prefix with no "-" would read as a hash.
 		return appendLowerFallback(dst, d), nil
 	}
 	// Step 5: an ASCII label is its own punycode encoding.
 	if wrap {
 		dst = append(dst, "0-"...)
+		dst = append(dst, p...)
+		return append(dst, "-0"...), nil
 	}
-	dst = append(dst, p...)
-	if wrap {
-		dst = append(dst, "-0"...)
+	return append(dst, p...), nil
+}
+
+// checkASCIILabel clears *valid if the ASCII label fails UTS #46
+// CheckHyphens: a "-" first or last, or at both positions 3 and 4 (as
+// x/net/idna checks it, in labels longer than 4 bytes). It reports false for
+// an "xn--" label, which needs Punycode decoding and full validation.
+func checkASCIILabel(label string, valid *bool) bool {
+	if len(label) == 0 {
+		return true
 	}
-	return dst, nil
+	if hasACEPrefix(label) {
+		return false
+	}
+	if label[0] == '-' || label[len(label)-1] == '-' || len(label) > 4 && label[2] == '-' && label[3] == '-' {
+		*valid = false
+	}
+	return true
 }
 
 func containsHyphen(b []byte) bool {
@@ -253,19 +285,18 @@ func appendUnicodePrefix(dst []byte, domain, d string) ([]byte, error) {
 			}
 		}
 	}
-	a, errA := hostProfile.ToASCII(d)
-	if len(trimRootDot(a)) > maxDomain {
+	// Step 1: the Unicode form, with every A-label decoded.
+	u, err := hostProfile.ToUnicode(d)
+	if asciiLen(u) > maxDomain {
 		return dst, newError(ErrTooLong, domain, "")
 	}
-	// Step 1: the Unicode form, with every A-label decoded.
-	u, errU := hostProfile.ToUnicode(d)
 	for label := range strings.SplitSeq(u, ".") {
 		if label == "" {
 			// Only mapping can make this label empty: "a\u3002\u3002b".
 			return dst, newError(ErrEmptyLabel, domain, "")
 		}
 	}
-	if errA != nil || errU != nil {
+	if err != nil {
 		// The publisher host fails UTS #46 validation (decision c).
 		return appendFallback(dst, lowerASCII(d)), nil
 	}
@@ -294,6 +325,32 @@ func appendUnicodePrefix(dst []byte, domain, d string) ([]byte, error) {
 		return appendFallback(dst, lowerASCII(d)), nil
 	}
 	return append(dst, p...), nil
+}
+
+// asciiLen returns the length of the ASCII form of the mapped domain u:
+// each non-ASCII label becomes "xn--" and its Punycode.
+func asciiLen(u string) int {
+	n := strings.Count(u, ".")
+	var buf [maxLabel + 1]byte
+	for label := range strings.SplitSeq(u, ".") {
+		ascii := true
+		for i := 0; i < len(label); i++ {
+			if label[i] >= utf8.RuneSelf {
+				ascii = false
+				break
+			}
+		}
+		if ascii {
+			n += len(label)
+			continue
+		}
+		p, err := punycode.AppendEncode(buf[:0], label)
+		if err != nil {
+			return maxInput + 1
+		}
+		n += len("xn--") + len(p)
+	}
+	return n
 }
 
 // encodeLabel returns the ASCII form of the single label s, step 5 of the
