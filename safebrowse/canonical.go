@@ -1,6 +1,7 @@
 package safebrowse
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 )
@@ -77,7 +78,7 @@ func appendCanonical(dst []byte, rawURL string) ([]byte, parts, error) {
 	if s == "" {
 		return orig, p, newError(ErrEmpty, rawURL, "")
 	}
-	if strings.ContainsAny(s, "\t\r\n") {
+	if strings.IndexByte(s, '\t') >= 0 || strings.IndexByte(s, '\r') >= 0 || strings.IndexByte(s, '\n') >= 0 {
 		s = removeTabs(s)
 	}
 
@@ -94,9 +95,9 @@ func appendCanonical(dst []byte, rawURL string) ([]byte, parts, error) {
 	if err != nil {
 		return orig, p, newError(err, rawURL, "")
 	}
-	authEnd := len(rest)
-	if i := strings.IndexAny(rest, `/\?`); i >= 0 {
-		authEnd = i
+	authEnd := 0
+	for authEnd < len(rest) && !isDelim(rest[authEnd]) {
+		authEnd++
 	}
 	rawHost := hostOfAuthority(rest[:authEnd])
 	rest = rest[authEnd:]
@@ -112,7 +113,10 @@ func appendCanonical(dst []byte, rawURL string) ([]byte, parts, error) {
 	// or '?' ends it, and an unescaped userinfo or port is dropped.
 	dst = appendUnescaped(dst, rawHost)
 	dst = appendUnescaped(dst, rest)
-	hostEnd := p.hostStart + indexAny(dst[p.hostStart:], '/', '\\', '?')
+	hostEnd := p.hostStart
+	for hostEnd < len(dst) && !isDelim(dst[hostEnd]) {
+		hostEnd++
+	}
 	h := dst[p.hostStart:hostEnd]
 	hs, he := hostOfAuthorityBytes(h)
 	dst = splice(dst, p.hostStart+he, hostEnd, nil)
@@ -132,7 +136,10 @@ func appendCanonical(dst []byte, rawURL string) ([]byte, parts, error) {
 	if hostEnd == len(dst) || dst[hostEnd] == '?' {
 		dst = splice(dst, hostEnd, hostEnd, slash)
 	}
-	pathEnd := hostEnd + indexAny(dst[hostEnd:], '?', '?', '?')
+	pathEnd := len(dst)
+	if i := bytes.IndexByte(dst[hostEnd:], '?'); i >= 0 {
+		pathEnd = hostEnd + i
+	}
 	n := canonPath(dst[hostEnd:pathEnd])
 	dst = splice(dst, hostEnd+n, pathEnd, nil)
 	pathEnd = hostEnd + n
@@ -209,11 +216,11 @@ func splitScheme(s string) (scheme, rest string, err error) {
 	if strings.HasPrefix(rest, "//") {
 		return scheme, rest[2:], nil
 	}
-	port := rest
-	if j := strings.IndexAny(rest, `/\?`); j >= 0 {
-		port = rest[:j]
+	j := 0
+	for j < len(rest) && isDigit(rest[j]) {
+		j++
 	}
-	if port != "" && strings.Trim(port, "0123456789") == "" {
+	if j > 0 && (j == len(rest) || isDelim(rest[j])) {
 		return "http", s, nil
 	}
 	return "", "", ErrScheme
@@ -241,28 +248,21 @@ func hostOfAuthority(a string) string {
 // hostOfAuthorityBytes is [hostOfAuthority] for an unescaped authority: it
 // returns the bounds of the host in a.
 func hostOfAuthorityBytes(a []byte) (start, end int) {
-	for i := len(a) - 1; i >= 0; i-- {
-		if a[i] == '@' {
-			start = i + 1
-			break
-		}
-	}
+	start = bytes.LastIndexByte(a, '@') + 1
 	from := start
 	if from < len(a) && a[from] == '[' {
-		for j := from; j < len(a); j++ {
-			if a[j] == ']' {
-				from = j
-				break
-			}
+		if j := bytes.IndexByte(a[from:], ']'); j >= 0 {
+			from += j
 		}
 	}
-	for j := from; j < len(a); j++ {
-		if a[j] == ':' {
-			return start, j
-		}
+	if j := bytes.IndexByte(a[from:], ':'); j >= 0 {
+		return start, from + j
 	}
 	return start, len(a)
 }
+
+// isDelim reports whether c ends an authority: '/', '\\' or '?'.
+func isDelim(c byte) bool { return c == '/' || c == '\\' || c == '?' }
 
 // appendUnescaped appends s to dst, percent-unescaped repeatedly until no
 // escape remains: step 3 of the Safe Browsing canonicalisation.
@@ -312,18 +312,26 @@ func pushUnescaped(dst []byte, base int, c byte) []byte {
 // is resolved too), then step 2 collapses runs of slashes. Before that, a
 // backslash becomes a slash, as in a browser. b begins with '/'.
 func canonPath(b []byte) int {
+	// Most paths have nothing to resolve: no backslash, no "//", no "/.".
+	clean := true
 	for i, c := range b {
 		if c == '\\' {
-			b[i] = '/'
+			b[i], clean = '/', false
 		}
+		if c == '/' && i+1 < len(b) && (b[i+1] == '/' || b[i+1] == '.') {
+			clean = false
+		}
+	}
+	if clean {
+		return len(b)
 	}
 	// Step 1. b[:w] is the output, b[r:] the input, and w <= r. Each segment
 	// is a '/' and the bytes up to the next one.
 	w := 0
 	for r := 0; r < len(b); {
-		e := r + 1
-		for e < len(b) && b[e] != '/' {
-			e++
+		e := len(b)
+		if k := bytes.IndexByte(b[r+1:], '/'); k >= 0 {
+			e = r + 1 + k
 		}
 		seg := b[r+1 : e]
 		last := e == len(b)
@@ -345,6 +353,8 @@ func canonPath(b []byte) int {
 				b[w] = '/'
 				w++
 			}
+		case w == r:
+			w = e // nothing removed yet: no copy
 		default:
 			w += copy(b[w:], b[r:e])
 		}
@@ -371,20 +381,8 @@ func canonPath(b []byte) int {
 // step of the Safe Browsing canonicalisation. It returns the extended buffer
 // and the new ends of the host and the path.
 func appendEscaped(dst []byte, hostStart, hostEnd, pathEnd int) ([]byte, int, int) {
-	nh, np, nq := 0, 0, 0
-	for i := hostStart; i < len(dst); i++ {
-		if mustEscape(dst[i]) {
-			switch {
-			case i < hostEnd:
-				nh++
-			case i < pathEnd:
-				np++
-			default:
-				nq++
-			}
-		}
-	}
-	n := nh + np + nq
+	nh, np, n := countEscapes(dst[hostStart:hostEnd]), countEscapes(dst[hostEnd:pathEnd]), 0
+	n = nh + np + countEscapes(dst[pathEnd:])
 	if n == 0 {
 		return dst, hostEnd, pathEnd
 	}
@@ -397,7 +395,7 @@ func appendEscaped(dst []byte, hostStart, hostEnd, pathEnd int) ([]byte, int, in
 	for r > hostStart && w > r {
 		r--
 		c := dst[r]
-		if mustEscape(c) {
+		if escapeSet[c] {
 			w -= 3
 			dst[w], dst[w+1], dst[w+2] = '%', upperHex[c>>4], upperHex[c&15]
 		} else {
@@ -409,6 +407,25 @@ func appendEscaped(dst []byte, hostStart, hostEnd, pathEnd int) ([]byte, int, in
 }
 
 const upperHex = "0123456789ABCDEF"
+
+// escapeSet[c] is mustEscape(c).
+var escapeSet = func() (t [256]bool) {
+	for c := range t {
+		t[c] = mustEscape(byte(c))
+	}
+	return t
+}()
+
+// countEscapes returns the number of bytes of b that must be escaped.
+func countEscapes(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if escapeSet[c] {
+			n++
+		}
+	}
+	return n
+}
 
 // mustEscape reports whether the last step of the Safe Browsing
 // canonicalisation escapes c: "<= ASCII 32, >= 127, '#' or '%'" (the English
@@ -436,16 +453,6 @@ func splice(b []byte, i, j int, r []byte) []byte {
 	copy(b[j+grow:], b[j:old])
 	copy(b[i:], r)
 	return b
-}
-
-// indexAny returns the index of the first of a, b or c in s, or len(s).
-func indexAny(s []byte, a, b, c byte) int {
-	for i, x := range s {
-		if x == a || x == b || x == c {
-			return i
-		}
-	}
-	return len(s)
 }
 
 func isAlpha(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
