@@ -54,6 +54,9 @@ func canonHost(dst []byte, start, end int) ([]byte, int, bool, error) {
 			dst = splice(dst, start+n, end, nil)
 			end = start + n
 			h = dst[start:end]
+			if n == 0 {
+				return dst, end, false, nil
+			}
 		}
 	}
 
