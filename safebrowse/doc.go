@@ -61,7 +61,7 @@
 //
 // Every expression of a canonical URL is a substring of it, from the start
 // of a host suffix to the end of a path variant, so AppendHashes hashes each
-// in place: it builds no string and, when the canonical URL fits in 512
+// in place: it builds no string and, when the canonical URL fits in 1024
 // bytes and dst has room for [MaxExpressions] more hashes, allocates
 // nothing.
 package safebrowse

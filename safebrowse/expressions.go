@@ -5,6 +5,7 @@
 package safebrowse
 
 import (
+	"iter"
 	"strconv"
 
 	"github.com/urlspec/urlspec/internal/psl"
@@ -81,12 +82,12 @@ func Expressions(rawURL string) ([]string, error) {
 
 // Expressions is [Expressions] under the host rule r.
 func (r HostRule) Expressions(rawURL string) ([]string, error) {
-	var a [512]byte
+	var a [canonicalBuf]byte
 	buf, p, err := appendCanonical(a[:0], rawURL)
 	if err != nil {
 		return nil, err
 	}
-	e := r.expand(buf, p)
+	e := expand(r, buf, p)
 	// Every expression is a substring of the canonical URL: one string
 	// holds them all.
 	base := e.hosts[0] // the exact host starts first
@@ -98,6 +99,25 @@ func (r HostRule) Expressions(rawURL string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// Expressions returns an iterator over the expressions of u under the host
+// rule r, in the order of [Expressions]. Each is a substring of u.String():
+// the iteration allocates nothing. The zero URL has no expressions.
+func (u URL) Expressions(r HostRule) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		if !u.IsValid() {
+			return
+		}
+		e := expand(r, u.s, u.p)
+		for _, h := range e.hosts[:e.nh] {
+			for _, end := range e.paths[:e.np] {
+				if !yield(u.s[h:end]) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // expansion locates the expressions of a canonical URL buf. Host suffixes
@@ -113,7 +133,7 @@ type expansion struct {
 
 // expand finds the expressions of the canonical URL buf, whose parts are p,
 // under the host rule r.
-func (r HostRule) expand(buf []byte, p parts) (e expansion) {
+func expand[T ~string | ~[]byte](r HostRule, buf T, p parts) (e expansion) {
 	e.hosts[0] = p.hostStart
 	e.nh = 1
 	if !p.ip {
@@ -149,7 +169,7 @@ func (r HostRule) expand(buf []byte, p parts) (e expansion) {
 // suffixes of host under rule r, plus off, and returns how many there are.
 // A host with an empty label (which canonicalisation never produces) has
 // none.
-func hostSuffixes(starts []int, host []byte, off int, r HostRule) int {
+func hostSuffixes[T ~string | ~[]byte](starts []int, host T, off int, r HostRule) int {
 	// dots[k] is the offset of the k-th dot from the right, for the last
 	// len(dots) dots; nd counts them all. The dots before the four longest
 	// suffixes after the deepest public suffix are among them.

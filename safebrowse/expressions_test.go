@@ -80,7 +80,7 @@ func expandString(r HostRule, host, pathQuery string, ip bool) []string {
 		p.pathEnd = p.hostEnd + i
 		p.hasQuery = true
 	}
-	e := r.expand(buf, p)
+	e := expand(r, buf, p)
 	var out []string
 	for _, h := range e.hosts[:e.nh] {
 		for _, end := range e.paths[:e.np] {

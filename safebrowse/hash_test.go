@@ -76,6 +76,17 @@ func checkHashes(t *testing.T, r HostRule, in string) {
 			t.Fatalf("%v %q: hash %d is %s, want sha256(%q) = %s", r, in, i, hs[i], e, want)
 		}
 	}
+	// The parsed form gives the same expressions and hashes.
+	u, err := Parse(in)
+	if (err == nil) != (err1 == nil) {
+		t.Fatalf("Parse(%q) error %v, Expressions error %v", in, err, err1)
+	}
+	if got := slices.Collect(u.Expressions(r)); !slices.Equal(got, exprs) {
+		t.Fatalf("%v Parse(%q).Expressions = %q, want %q", r, in, got, exprs)
+	}
+	if got := u.AppendHashes(nil, r); !slices.Equal(got, hs) {
+		t.Fatalf("%v Parse(%q).AppendHashes = %v, want %v", r, in, got, hs)
+	}
 	// AppendHashes appends after what dst holds, and leaves dst alone on error.
 	prev := []Hash{{1}}
 	got, err := r.AppendHashes(prev, in)
@@ -172,11 +183,52 @@ func TestNoAllocs(t *testing.T) {
 		"http://a.b.c.d.e.f.g.example.github.io/1/2/3/4/5/6?q",
 		"http://1.2.3.4/1/",
 	} {
+		u, err := Parse(in)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, r := range []HostRule{HostsV5, HostsV4} {
 			if n := testing.AllocsPerRun(1000, func() { dst, _ = r.AppendHashes(dst[:0], in) }); n != 0 {
 				t.Errorf("%v AppendHashes(dst, %q) allocates %v times", r, in, n)
 			}
+			if n := testing.AllocsPerRun(1000, func() { dst = u.AppendHashes(dst[:0], r) }); n != 0 {
+				t.Errorf("%v URL.AppendHashes(dst) of %q allocates %v times", r, in, n)
+			}
+			if n := testing.AllocsPerRun(1000, func() {
+				for e := range u.Expressions(r) {
+					dst = append(dst[:0], Hash{byte(len(e))})
+				}
+			}); n != 0 {
+				t.Errorf("%v URL.Expressions of %q allocates %v times", r, in, n)
+			}
 		}
+	}
+}
+
+func TestURLZeroHashes(t *testing.T) {
+	var u URL
+	for e := range u.Expressions(HostsV5) {
+		t.Errorf("zero URL has expression %q", e)
+	}
+	if got := u.AppendHashes([]Hash{{1}}, HostsV5); len(got) != 1 {
+		t.Errorf("zero URL has hashes %v", got)
+	}
+}
+
+// TestURLExpressionsBreak checks that the iterator stops when asked.
+func TestURLExpressionsBreak(t *testing.T) {
+	u, err := Parse("http://a.b.c.d.e.f.com/1.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for e := range u.Expressions(HostsV5) {
+		if got = append(got, e); len(got) == 3 {
+			break
+		}
+	}
+	if want := []string{"a.b.c.d.e.f.com/1.html", "a.b.c.d.e.f.com/", "c.d.e.f.com/1.html"}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
 
@@ -297,25 +349,40 @@ var sinkHash Hash
 
 // BenchmarkHashes measures URL to hashes against its floor, SHA-256 over
 // the same expressions computed in advance, in the same run. Each op is one
-// URL of a realistic corpus.
+// URL, over two corpora: the shared canonicalisation corpus
+// testdata/sbcorpus.txt (escapes, IP hosts, IDN, long queries), and
+// benchCorpus, the URLs a link scanner meets most (plain hosts, tracking
+// queries).
 func BenchmarkHashes(b *testing.B) {
-	urls := benchCorpus(1000)
+	for _, c := range []struct {
+		name string
+		urls []string
+	}{
+		{"corpus=sbcorpus", corpus(b)},
+		{"corpus=links", benchCorpus(1000)},
+	} {
+		b.Run(c.name, func(b *testing.B) { benchHashes(b, c.urls) })
+	}
+}
+
+func benchHashes(b *testing.B, all []string) {
+	var urls []string
 	var exprs [][][]byte
-	total := 0
-	for _, u := range urls {
+	var parsed []URL
+	for _, u := range all {
 		es, err := Expressions(u)
 		if err != nil {
-			b.Fatal(err)
+			continue // every row measures the same URLs
 		}
+		urls = append(urls, u)
 		var bs [][]byte
 		for _, e := range es {
 			bs = append(bs, []byte(e))
 		}
 		exprs = append(exprs, bs)
-		total += len(es)
+		pu, _ := Parse(u)
+		parsed = append(parsed, pu)
 	}
-	b.Logf("%d URLs, %.1f expressions per URL", len(urls), float64(total)/float64(len(urls)))
-
 	b.Run("floor=sha256", func(b *testing.B) {
 		b.ReportAllocs()
 		i := 0
@@ -346,6 +413,17 @@ func BenchmarkHashes(b *testing.B) {
 		for b.Loop() {
 			dst, _ = HostsV4.AppendHashes(dst[:0], urls[i])
 			if i++; i == len(urls) {
+				i = 0
+			}
+		}
+	})
+	b.Run("URL.AppendHashes", func(b *testing.B) {
+		b.ReportAllocs()
+		dst := make([]Hash, 0, MaxExpressions)
+		i := 0
+		for b.Loop() {
+			dst = parsed[i].AppendHashes(dst[:0], HostsV5)
+			if i++; i == len(parsed) {
 				i = 0
 			}
 		}
