@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -384,68 +385,46 @@ func benchHashes(b *testing.B, all []string) {
 		parsed = append(parsed, pu)
 	}
 	b.Run("floor=sha256", func(b *testing.B) {
-		b.ReportAllocs()
-		i := 0
-		for b.Loop() {
+		benchEach(b, len(exprs), func(i int) {
 			for _, e := range exprs[i] {
 				sinkHash = sha256.Sum256(e)
 			}
-			if i++; i == len(exprs) {
-				i = 0
-			}
-		}
+		})
 	})
+	dst := make([]Hash, 0, MaxExpressions)
 	b.Run("AppendHashes", func(b *testing.B) {
-		b.ReportAllocs()
-		dst := make([]Hash, 0, MaxExpressions)
-		i := 0
-		for b.Loop() {
-			dst, _ = AppendHashes(dst[:0], urls[i])
-			if i++; i == len(urls) {
-				i = 0
-			}
-		}
+		benchEach(b, len(urls), func(i int) { dst, _ = AppendHashes(dst[:0], urls[i]) })
 	})
 	b.Run("AppendHashes-v4", func(b *testing.B) {
-		b.ReportAllocs()
-		dst := make([]Hash, 0, MaxExpressions)
-		i := 0
-		for b.Loop() {
-			dst, _ = HostsV4.AppendHashes(dst[:0], urls[i])
-			if i++; i == len(urls) {
-				i = 0
-			}
-		}
+		benchEach(b, len(urls), func(i int) { dst, _ = HostsV4.AppendHashes(dst[:0], urls[i]) })
 	})
 	b.Run("URL.AppendHashes", func(b *testing.B) {
-		b.ReportAllocs()
-		dst := make([]Hash, 0, MaxExpressions)
-		i := 0
-		for b.Loop() {
-			dst = parsed[i].AppendHashes(dst[:0], HostsV5)
-			if i++; i == len(parsed) {
-				i = 0
-			}
-		}
+		benchEach(b, len(parsed), func(i int) { dst = parsed[i].AppendHashes(dst[:0], HostsV5) })
 	})
 	b.Run("Hashes", func(b *testing.B) {
-		b.ReportAllocs()
-		i := 0
-		for b.Loop() {
-			Hashes(urls[i])
-			if i++; i == len(urls) {
-				i = 0
-			}
-		}
+		benchEach(b, len(urls), func(i int) { Hashes(urls[i]) })
 	})
 	b.Run("Expressions", func(b *testing.B) {
-		b.ReportAllocs()
-		i := 0
-		for b.Loop() {
-			Expressions(urls[i])
-			if i++; i == len(urls) {
-				i = 0
-			}
-		}
+		benchEach(b, len(urls), func(i int) { Expressions(urls[i]) })
 	})
+}
+
+// benchEach runs f(0), f(1), ... f(n-1), f(0), ... as the ops of b. Beside
+// the wall time it reports the CPU time of the benchmark's thread per op,
+// "cpu-ns/op", which is steadier on a shared machine.
+func benchEach(b *testing.B, n int, f func(i int)) {
+	b.ReportAllocs()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	start, ok := threadCPU()
+	i := 0
+	for b.Loop() {
+		f(i)
+		if i++; i == n {
+			i = 0
+		}
+	}
+	if end, ok2 := threadCPU(); ok && ok2 {
+		b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
+	}
 }

@@ -8,8 +8,11 @@
 // over the same tables: gen.go copies them from the x/net version that go.mod
 // requires, and the tests check the two against each other. It exists
 // because x/net's PublicSuffix first calls [netip.ParseAddr], whose error for
-// every ordinary domain name costs a 48-byte allocation, and because it
-// takes only a string, where the callers here hold the domain in a []byte.
+// every ordinary domain name costs a 48-byte allocation, because it takes
+// only a string, where the callers here hold the domain in a []byte, and
+// because its binary searches cost more than the SHA-256 of a short
+// expression: a hash table of the tree's edges finds each label in about
+// one probe.
 package psl
 
 //go:generate go run gen.go
@@ -19,16 +22,72 @@ import (
 	"sync"
 )
 
-// tlds maps each top-level label of the list to its node: one map lookup
-// replaces the eleven steps of a binary search over the numTLD nodes. It
-// is built on first use, in about 50µs, and takes about 60 kB.
-var tlds = sync.OnceValue(func() map[string]uint32 {
-	m := make(map[string]uint32, numTLD)
-	for i := range uint32(numTLD) {
-		m[nodeLabel(i)] = i
+// edges is a hash table of the edges of the list's tree: slot
+// hashEdge(parent, label) & edgeMask, or one of the slots after it, holds
+// 1 + the index of the node with that label under that parent. One probe,
+// checked against the children range of the parent, replaces a binary
+// search over up to 1450 top-level domains, or the hundreds of labels under
+// "com". It is built on first use, in about a tenth of a millisecond, and
+// takes 64 kB.
+var edges = sync.OnceValue(func() []uint16 {
+	t := make([]uint16, edgeMask+1)
+	n := 0
+	var walk func(parent, lo, hi uint32)
+	walk = func(parent, lo, hi uint32) {
+		for f := lo; f < hi; f++ {
+			i := hashEdge(parent, nodeLabel(f)) & edgeMask
+			for t[i] != 0 {
+				i = (i + 1) & edgeMask
+			}
+			t[i] = uint16(f + 1)
+			if n++; n > edgeMask/2 {
+				panic("psl: edge table over half full; grow edgeMask")
+			}
+			clo, chi := childRange(f)
+			walk(f, clo, chi)
+		}
 	}
-	return m
+	walk(root, 0, numTLD)
+	return t
 })
+
+const (
+	edgeMask = 1<<15 - 1 // the list has about 10,500 edges
+	root     = 1<<16 - 1 // the parent of the top-level domains
+)
+
+// hashEdge hashes the edge from node parent to its child labelled label,
+// FNV-1a over the label, seeded with the parent.
+func hashEdge[T ~string | ~[]byte](parent uint32, label T) uint32 {
+	h := uint32(2166136261) ^ parent*0x9e3779b1
+	for i := 0; i < len(label); i++ {
+		h ^= uint32(label[i])
+		h *= 16777619
+	}
+	return h
+}
+
+// lookup returns the index of the child of node parent, whose children
+// are the nodes [lo, hi), labelled label, or notFound.
+func lookup[T ~string | ~[]byte](t []uint16, parent uint32, label T, lo, hi uint32) uint32 {
+	for i := hashEdge(parent, label) & edgeMask; t[i] != 0; i = (i + 1) & edgeMask {
+		if f := uint32(t[i]) - 1; lo <= f && f < hi && compare(nodeLabel(f), label) == 0 {
+			return f
+		}
+	}
+	return notFound
+}
+
+// childRange returns the children [lo, hi) of node f.
+func childRange(f uint32) (lo, hi uint32) {
+	u := uint32(nodes.get(f) >> (nodesBitsTextOffset + nodesBitsTextLength))
+	u >>= nodesBitsICANN
+	u = children.get(u & (1<<nodesBitsChildren - 1))
+	lo = u & (1<<childrenBitsLo - 1)
+	u >>= childrenBitsLo
+	hi = u & (1<<childrenBitsHi - 1)
+	return lo, hi
+}
 
 // MaxLabels bounds the number of labels of a public suffix: the depth of
 // the deepest node of the list, plus one for a wildcard under it.
@@ -49,7 +108,8 @@ func Len[T ~string | ~[]byte](domain T) int {
 		}
 	}
 
-	lo, hi := uint32(0), uint32(numTLD)
+	t := edges()
+	lo, hi, parent := uint32(0), uint32(numTLD), uint32(root)
 	s, suffix, wildcard := domain, len(domain), false
 loop:
 	for {
@@ -60,18 +120,11 @@ loop:
 		if lo == hi {
 			break
 		}
-		var f uint32
-		if lo == 0 && hi == numTLD {
-			var ok bool
-			if f, ok = tlds()[string(s[1+dot:])]; !ok {
-				f = notFound
-			}
-		} else {
-			f = find(s[1+dot:], lo, hi)
-		}
+		f := lookup(t, parent, s[1+dot:], lo, hi)
 		if f == notFound {
 			break
 		}
+		parent = f
 
 		u := uint32(nodes.get(f) >> (nodesBitsTextOffset + nodesBitsTextLength))
 		u >>= nodesBitsICANN
@@ -129,24 +182,6 @@ func lastDot[T ~string | ~[]byte](s T) int {
 }
 
 const notFound uint32 = 1<<32 - 1
-
-// find returns the index of the node in the range [lo, hi) whose label equals
-// label, or notFound if there is no such node. The range is assumed to be in
-// strictly increasing node label order.
-func find[T ~string | ~[]byte](label T, lo, hi uint32) uint32 {
-	for lo < hi {
-		mid := lo + (hi-lo)/2
-		switch c := compare(nodeLabel(mid), label); {
-		case c < 0:
-			lo = mid + 1
-		case c == 0:
-			return mid
-		default:
-			hi = mid
-		}
-	}
-	return notFound
-}
 
 // compare compares a and b bytewise, as strings.Compare does.
 func compare[T ~string | ~[]byte](a string, b T) int {

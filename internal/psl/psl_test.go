@@ -81,6 +81,32 @@ func TestVersion(t *testing.T) {
 	}
 }
 
+// TestEdges checks that every edge of the tree is found through the hash
+// table, and that the table stays at most half full.
+func TestEdges(t *testing.T) {
+	tab := edges()
+	used := 0
+	for _, v := range tab {
+		if v != 0 {
+			used++
+		}
+	}
+	if used > len(tab)/2 {
+		t.Errorf("edge table %d of %d slots full", used, len(tab))
+	}
+	var walk func(parent, lo, hi uint32)
+	walk = func(parent, lo, hi uint32) {
+		for f := lo; f < hi; f++ {
+			if got := lookup(tab, parent, nodeLabel(f), lo, hi); got != f {
+				t.Fatalf("lookup(%d, %q) = %d, want %d", parent, nodeLabel(f), got, f)
+			}
+			clo, chi := childRange(f)
+			walk(f, clo, chi)
+		}
+	}
+	walk(root, 0, numTLD)
+}
+
 func TestNoAllocs(t *testing.T) {
 	b := []byte("a.b.www.example.co.uk")
 	if n := testing.AllocsPerRun(1000, func() { Len(b) }); n != 0 {
