@@ -542,3 +542,25 @@ func BenchmarkCanonicalize(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(urls)), "ns/URL")
 }
+
+// FuzzAnyEscape checks the eight-byte test against the byte table.
+func FuzzAnyEscape(f *testing.F) {
+	for _, s := range []string{"abcdefgh", "abcdefg#", "%bcdefghi", "abcdefgh\x7f", "abc\x80", "\x20\x21\x22\x24", "!!!!!!!!!!!!!!!\x00"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := anyEscape(b), countEscapes(b) > 0; got != want {
+			t.Fatalf("anyEscape(%q) = %v; want %v", b, got, want)
+		}
+	})
+}
+
+// isASCII reports whether every byte of b is below 0x80.
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}

@@ -196,7 +196,8 @@ func TestTrimDots(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			b := []byte(tt.in)
-			if got := string(b[:trimDots(b, true)]); got != tt.want {
+			n, _ := trimDots(b, true)
+			if got := string(b[:n]); got != tt.want {
 				t.Errorf("trimDots(%q) = %q; want %q", tt.in, got, tt.want)
 			}
 		})
