@@ -523,6 +523,7 @@ func BenchmarkAppendCanonical(b *testing.B) {
 			dst, _ = AppendCanonical(dst[:0], u)
 		}
 	}
+	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(urls)), "ns/URL")
 	b.ReportMetric(float64(testing.AllocsPerRun(1, func() {
 		for _, u := range urls {
