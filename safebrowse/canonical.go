@@ -71,7 +71,7 @@ func appendCanonical(dst []byte, rawURL string) ([]byte, parts, error) {
 	var p parts
 	orig := dst
 	if len(rawURL) > maxURLLen {
-		return orig, p, newError(ErrTooLong, rawURL[:64], "length "+strconv.Itoa(len(rawURL))+" over "+strconv.Itoa(maxURLLen))
+		return orig, p, newError(ErrTooLong, rawURL[:64], "first 64 bytes of "+strconv.Itoa(len(rawURL))+", over the bound of "+strconv.Itoa(maxURLLen))
 	}
 
 	// Step 1: trim, then drop tab, CR and LF. Their escaped forms stay.
@@ -94,7 +94,7 @@ func appendCanonical(dst []byte, rawURL string) ([]byte, parts, error) {
 	// Step 3: scheme and authority, on the raw input.
 	scheme, rest, err := splitScheme(s)
 	if err != nil {
-		return orig, p, newError(err, rawURL, "")
+		return orig, p, newError(err, rawURL, strconv.Quote(scheme)+" is not hierarchical")
 	}
 	authEnd := 0
 	for authEnd < len(rest) && !isDelim(rest[authEnd]) {
@@ -131,7 +131,7 @@ func appendCanonical(dst []byte, rawURL string) ([]byte, parts, error) {
 	// Step 5: the host rules.
 	dst, hostEnd, p.ip, err = canonHost(dst, p.hostStart, hostEnd)
 	if err != nil {
-		return orig, p, newError(err, rawURL, "")
+		return orig, p, newError(err, rawURL, "brackets hold no IPv6 address")
 	}
 	if hostEnd == p.hostStart {
 		return orig, p, newError(ErrNoHost, rawURL, "")
@@ -189,7 +189,8 @@ func removeTabs(s string) string {
 var specialSchemes = [...]string{"http", "https", "ftp", "ws", "wss"}
 
 // splitScheme splits s into its scheme and what follows the slashes that
-// introduce the authority. It returns scheme "http" when s has none.
+// introduce the authority. It returns scheme "http" when s has none, and
+// the scheme with [ErrScheme] when it is not hierarchical.
 //
 // A scheme is a letter followed by letters, digits, '+', '-' or '.', then
 // ':' (RFC 3986 section 3.1). It is kept when it is special (then up to two
@@ -228,7 +229,7 @@ func splitScheme(s string) (scheme, rest string, err error) {
 	if j > 0 && (j == len(rest) || isDelim(rest[j])) {
 		return "http", s, nil
 	}
-	return "", "", ErrScheme
+	return scheme, "", ErrScheme
 }
 
 // hostOfAuthority returns the host of the authority a, as a browser reads

@@ -383,6 +383,31 @@ func TestCanonicalize(t *testing.T) {
 	}
 }
 
+// TestErrorMessages checks that each error begins with the package name,
+// quotes the input and says what is wrong.
+func TestErrorMessages(t *testing.T) {
+	tests := []struct{ in, want string }{
+		// Empty.
+		{"", `safebrowse: empty URL in ""`},
+		// Non-hierarchical scheme, named.
+		{"javascript:alert(1)", `safebrowse: unsupported scheme in "javascript:alert(1)": "javascript" is not hierarchical`},
+		// No host.
+		{"http:///path", `safebrowse: URL has no host in "http:///path"`},
+		// Bad brackets.
+		{"http://[::g]/", `safebrowse: invalid host in "http://[::g]/": brackets hold no IPv6 address`},
+		// Too long: the input is cut to its first 64 bytes.
+		{"http://a.com/" + strings.Repeat("x", maxURLLen), `safebrowse: URL too long in "http://a.com/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx": first 64 bytes of 2097165, over the bound of 2097152`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			_, err := Canonicalize(tt.in)
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("Canonicalize(%.40q) error = %v; want %s", tt.in, err, tt.want)
+			}
+		})
+	}
+}
+
 // TestCanonicalizeOracle checks the slow oracle on every table row, so that
 // it can be trusted under fuzzing.
 func TestCanonicalizeOracle(t *testing.T) {

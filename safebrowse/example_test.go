@@ -31,7 +31,7 @@ func ExampleCanonicalize() {
 	// http://1.2.3.4/
 	// http://evil.com/@good.com/
 	// http://xn--bcher-kva.de/a%20b?q//r
-	// safebrowse: unsupported scheme in "mailto:someone@example.com"
+	// safebrowse: unsupported scheme in "mailto:someone@example.com": "mailto" is not hierarchical
 	// safebrowse: URL has no host in "http:///path"
 }
 
@@ -64,5 +64,5 @@ func ExampleParse() {
 	// Output:
 	// http://[2001:db8::1]/a/b?q=1
 	// http [2001:db8::1] /a/b q=1 true true
-	// safebrowse: invalid host in "http://[fe80::1%25eth0]/"
+	// safebrowse: invalid host in "http://[fe80::1%25eth0]/": brackets hold no IPv6 address
 }
