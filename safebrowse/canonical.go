@@ -2,6 +2,7 @@ package safebrowse
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strconv"
 	"strings"
 )
@@ -70,7 +71,7 @@ func appendCanonical(dst []byte, rawURL string) ([]byte, parts, error) {
 	var p parts
 	orig := dst
 	if len(rawURL) > maxURLLen {
-		return orig, p, newError(ErrTooLong, rawURL[:64], "length "+strconv.Itoa(len(rawURL))+" over "+strconv.Itoa(maxURLLen))
+		return orig, p, newError(ErrTooLong, rawURL[:64], "first 64 bytes of "+strconv.Itoa(len(rawURL))+", over the bound of "+strconv.Itoa(maxURLLen))
 	}
 
 	// Step 1: trim, then drop tab, CR and LF. Their escaped forms stay.
@@ -93,7 +94,7 @@ func appendCanonical(dst []byte, rawURL string) ([]byte, parts, error) {
 	// Step 3: scheme and authority, on the raw input.
 	scheme, rest, err := splitScheme(s)
 	if err != nil {
-		return orig, p, newError(err, rawURL, "")
+		return orig, p, newError(err, rawURL, strconv.Quote(scheme)+" is not hierarchical")
 	}
 	authEnd := 0
 	for authEnd < len(rest) && !isDelim(rest[authEnd]) {
@@ -112,21 +113,25 @@ func appendCanonical(dst []byte, rawURL string) ([]byte, parts, error) {
 	// Step 4: unescape, then extract the host again: an unescaped '/', '\\'
 	// or '?' ends it, and an unescaped userinfo or port is dropped.
 	dst = appendUnescaped(dst, rawHost)
+	hostEnd := len(dst)
 	dst = appendUnescaped(dst, rest)
-	hostEnd := p.hostStart
-	for hostEnd < len(dst) && !isDelim(dst[hostEnd]) {
-		hostEnd++
+	if hostEnd-p.hostStart != len(rawHost) {
+		// The host held an escape (unescaping shrinks what it changes), and
+		// may now hold a delimiter. Otherwise it is rawHost, which has none.
+		hostEnd = p.hostStart
+		for hostEnd < len(dst) && !isDelim(dst[hostEnd]) {
+			hostEnd++
+		}
+		hs, he := hostOfAuthorityBytes(dst[p.hostStart:hostEnd])
+		dst = splice(dst, p.hostStart+he, hostEnd, nil)
+		dst = splice(dst, p.hostStart, p.hostStart+hs, nil)
+		hostEnd = p.hostStart + he - hs
 	}
-	h := dst[p.hostStart:hostEnd]
-	hs, he := hostOfAuthorityBytes(h)
-	dst = splice(dst, p.hostStart+he, hostEnd, nil)
-	dst = splice(dst, p.hostStart, p.hostStart+hs, nil)
-	hostEnd = p.hostStart + he - hs
 
 	// Step 5: the host rules.
 	dst, hostEnd, p.ip, err = canonHost(dst, p.hostStart, hostEnd)
 	if err != nil {
-		return orig, p, newError(err, rawURL, "")
+		return orig, p, newError(err, rawURL, "brackets hold no IPv6 address")
 	}
 	if hostEnd == p.hostStart {
 		return orig, p, newError(ErrNoHost, rawURL, "")
@@ -184,7 +189,8 @@ func removeTabs(s string) string {
 var specialSchemes = [...]string{"http", "https", "ftp", "ws", "wss"}
 
 // splitScheme splits s into its scheme and what follows the slashes that
-// introduce the authority. It returns scheme "http" when s has none.
+// introduce the authority. It returns scheme "http" when s has none, and
+// the scheme with [ErrScheme] when it is not hierarchical.
 //
 // A scheme is a letter followed by letters, digits, '+', '-' or '.', then
 // ':' (RFC 3986 section 3.1). It is kept when it is special (then up to two
@@ -223,7 +229,7 @@ func splitScheme(s string) (scheme, rest string, err error) {
 	if j > 0 && (j == len(rest) || isDelim(rest[j])) {
 		return "http", s, nil
 	}
-	return "", "", ErrScheme
+	return scheme, "", ErrScheme
 }
 
 // hostOfAuthority returns the host of the authority a, as a browser reads
@@ -279,6 +285,14 @@ func appendUnescaped(dst []byte, s string) []byte {
 		// While one of the top two bytes is '%', the next byte may complete
 		// an escape: push it alone. Otherwise no escape can end before the
 		// next '%' of s: copy up to it.
+		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			// An escape in s: pushing its three bytes would replace them
+			// by the byte they encode (the '%' and the first digit cannot
+			// complete an escape), so push that byte.
+			dst = pushUnescaped(dst, base, unhex(s[i+1])<<4|unhex(s[i+2]))
+			i += 3
+			continue
+		}
 		n := len(dst) - base
 		if s[i] == '%' || n >= 1 && dst[len(dst)-1] == '%' || n >= 2 && dst[len(dst)-2] == '%' {
 			dst = pushUnescaped(dst, base, s[i])
@@ -381,11 +395,11 @@ func canonPath(b []byte) int {
 // step of the Safe Browsing canonicalisation. It returns the extended buffer
 // and the new ends of the host and the path.
 func appendEscaped(dst []byte, hostStart, hostEnd, pathEnd int) ([]byte, int, int) {
-	nh, np, n := countEscapes(dst[hostStart:hostEnd]), countEscapes(dst[hostEnd:pathEnd]), 0
-	n = nh + np + countEscapes(dst[pathEnd:])
-	if n == 0 {
+	if !anyEscape(dst[hostStart:]) {
 		return dst, hostEnd, pathEnd
 	}
+	nh, np := countEscapes(dst[hostStart:hostEnd]), countEscapes(dst[hostEnd:pathEnd])
+	n := nh + np + countEscapes(dst[pathEnd:])
 	r := len(dst)
 	for k := 0; k < 2*n; k++ {
 		dst = append(dst, 0)
@@ -415,6 +429,35 @@ var escapeSet = func() (t [256]bool) {
 	}
 	return t
 }()
+
+// anyEscape reports whether a byte of b must be escaped. It tests eight
+// bytes at a time, with the bit tricks of "Bit Twiddling Hacks" (Sean
+// Eron Anderson): hasless(x, n) and haszero(x), which are exact as a test
+// of the whole word.
+func anyEscape(b []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b)
+		if x&highs != 0 { // a byte >= 0x80
+			return true
+		}
+		m := (x - ones*0x21) &^ x // hasless(x, 0x21): a byte <= 0x20
+		for _, c := range [...]uint64{0x7F, '#', '%'} {
+			y := x ^ ones*c // a zero byte where x has c
+			m |= (y - ones) &^ y
+		}
+		if m&highs != 0 {
+			return true
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if escapeSet[c] {
+			return true
+		}
+	}
+	return false
+}
 
 // countEscapes returns the number of bytes of b that must be escaped.
 func countEscapes(b []byte) int {

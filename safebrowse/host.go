@@ -38,7 +38,7 @@ var idnaProfile = idna.New(
 //   - step 3: a host that parses as IPv4 is written in dotted decimal (see
 //     [parseIPv4]).
 func canonHost(dst []byte, start, end int) ([]byte, int, bool, error) {
-	n := trimDots(dst[start:end], true)
+	n, kind := trimDots(dst[start:end], true)
 	dst = splice(dst, start+n, end, nil)
 	end = start + n
 	h := dst[start:end]
@@ -46,11 +46,11 @@ func canonHost(dst []byte, start, end int) ([]byte, int, bool, error) {
 		return dst, end, false, nil
 	}
 
-	if !isASCII(h) {
+	if kind&nonASCII != 0 {
 		if a, ok := idnaHost(h); ok {
 			dst = splice(dst, start, end, []byte(a))
 			end = start + len(a)
-			n = trimDots(dst[start:end], false)
+			n, kind = trimDots(dst[start:end], false)
 			dst = splice(dst, start+n, end, nil)
 			end = start + n
 			h = dst[start:end]
@@ -73,6 +73,9 @@ func canonHost(dst []byte, start, end int) ([]byte, int, bool, error) {
 		dst = splice(dst, start, end, b)
 		return dst, start + len(b), true, nil
 	}
+	if kind&notIPv4 != 0 {
+		return dst, end, false, nil
+	}
 	if a, ok := parseIPv4(h); ok {
 		b := appendIPv4(buf[:0], a)
 		dst = splice(dst, start, end, b)
@@ -84,9 +87,10 @@ func canonHost(dst []byte, start, end int) ([]byte, int, bool, error) {
 // trimDots applies steps 1 and 2 of the Safe Browsing host rules to h in
 // place, removing leading and trailing dots and collapsing runs of dots,
 // lowercases ASCII letters when lowerCase is set (step 5), and returns the
-// new length.
-func trimDots(h []byte, lowerCase bool) int {
+// new length and the kinds of byte seen.
+func trimDots(h []byte, lowerCase bool) (int, hostKind) {
 	n := 0
+	var kind hostKind
 	for _, c := range h {
 		if c == '.' && (n == 0 || h[n-1] == '.') {
 			continue
@@ -94,14 +98,36 @@ func trimDots(h []byte, lowerCase bool) int {
 		if lowerCase {
 			c = lower(c)
 		}
+		kind |= hostKinds[c]
 		h[n] = c
 		n++
 	}
 	if n > 0 && h[n-1] == '.' {
 		n--
 	}
-	return n
+	return n, kind
 }
+
+// A hostKind is a set of kinds of host byte.
+type hostKind uint8
+
+const (
+	nonASCII hostKind = 1 << iota // a byte >= 0x80
+	notIPv4                       // a byte that no IPv4 address holds
+)
+
+// hostKinds[c] is the kind of the host byte c.
+var hostKinds = func() (t [256]hostKind) {
+	for c := range t {
+		if c >= 0x80 {
+			t[c] |= nonASCII
+		}
+		if !isHex(byte(c)) && c != '.' && c != 'x' && c != 'X' {
+			t[c] |= notIPv4
+		}
+	}
+	return t
+}()
 
 // idnaHost converts the host h, which holds a byte >= 0x80, to ASCII with
 // [idnaProfile], as a browser does, and reports whether it could. It cannot
@@ -339,14 +365,4 @@ func appendIPv6(b []byte, a [16]byte) []byte {
 	b = append(b, '[')
 	b = netip.AddrFrom16(a).AppendTo(b)
 	return append(b, ']')
-}
-
-// isASCII reports whether every byte of h is below 0x80.
-func isASCII(h []byte) bool {
-	for _, c := range h {
-		if c >= 0x80 {
-			return false
-		}
-	}
-	return true
 }
