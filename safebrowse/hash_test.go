@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // hashTests give full hashes computed independently of Go, with
@@ -230,6 +231,32 @@ func TestURLExpressionsBreak(t *testing.T) {
 	}
 	if want := []string{"a.b.c.d.e.f.com/1.html", "a.b.c.d.e.f.com/", "c.d.e.f.com/1.html"}; !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestHashesLinear checks that URL to hashes costs linear time: thirty
+// expressions of a long URL hash at most thirty times its length.
+func TestHashesLinear(t *testing.T) {
+	measure := func(n int) time.Duration {
+		in := "http://" + strings.Repeat("a.", n/2) + "example.com" + strings.Repeat("/b", n/2) + "?" + strings.Repeat("q", n)
+		dst := make([]Hash, 0, MaxExpressions)
+		start := time.Now()
+		for range 5 {
+			var err error
+			if dst, err = AppendHashes(dst[:0], in); err != nil {
+				t.Fatal(err)
+			}
+			if len(dst) != MaxExpressions {
+				t.Fatalf("%d hashes, want %d", len(dst), MaxExpressions)
+			}
+		}
+		return time.Since(start)
+	}
+	measure(1000) // warm up
+	small, large := measure(20000), measure(200000)
+	// 10x the input may cost 10x the time; allow noise, not n².
+	if large > 40*small+20*time.Millisecond {
+		t.Errorf("10x input took %v vs %v: not linear", large, small)
 	}
 }
 
