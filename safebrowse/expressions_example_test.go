@@ -48,3 +48,22 @@ func ExampleHostRule() {
 	// HostsV5 [example.co.uk/1 example.co.uk/] <nil>
 	// HostsV4 [example.co.uk/1 example.co.uk/ co.uk/1 co.uk/] <nil>
 }
+
+// A parsed URL gives its expressions as substrings of its canonical form,
+// without allocating, and its hashes into a reused slice.
+func ExampleURL_Expressions() {
+	u, err := safebrowse.Parse("http://1.2.3.4/1/")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for e := range u.Expressions(safebrowse.HostsV5) {
+		fmt.Println(e)
+	}
+	hashes := u.AppendHashes(make([]safebrowse.Hash, 0, safebrowse.MaxExpressions), safebrowse.HostsV5)
+	fmt.Printf("%x\n", hashes[0].Prefix(safebrowse.Prefix4))
+	// Output:
+	// 1.2.3.4/1/
+	// 1.2.3.4/
+	// 5c9f3541
+}
