@@ -125,10 +125,21 @@ const canonicalBuf = 1024
 func appendHashes(dst []Hash, buf []byte, p parts, r HostRule) []Hash {
 	e := expand(r, buf, p)
 	dst = slices.Grow(dst, e.nh*e.np)
+	if !useHasher() {
+		for _, h := range e.hosts[:e.nh] {
+			for _, end := range e.paths[:e.np] {
+				dst = append(dst, sha256.Sum256(buf[h:end]))
+			}
+		}
+		return dst
+	}
+	hr := hashers.Get().(*hasher)
 	for _, h := range e.hosts[:e.nh] {
 		for _, end := range e.paths[:e.np] {
-			dst = append(dst, sha256.Sum256(buf[h:end]))
+			sum, _ := hr.sum(buf[h:end]) // useHasher checked the form
+			dst = append(dst, sum)
 		}
 	}
+	hashers.Put(hr)
 	return dst
 }
