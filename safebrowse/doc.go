@@ -140,7 +140,11 @@
 //
 // Every expression of a canonical URL is a substring of it, from the start
 // of a host suffix to the end of a path variant, so AppendHashes hashes each
-// in place: it builds no string and, when the canonical URL fits in 1024
-// bytes and dst has room for [MaxExpressions] more hashes, allocates
-// nothing.
+// where it lies: it builds no string and, when the canonical URL fits in
+// 1024 bytes and dst has room for [MaxExpressions] more hashes, allocates
+// nothing. It hashes with crypto/sha256's compression (SHA-NI where the CPU
+// has it) but pads each expression itself and reads the digest's state
+// from its binary form, which costs less than [crypto/sha256.Sum256] on
+// short messages; that form is checked against Sum256 once, and Sum256 is
+// used if it differs.
 package safebrowse
