@@ -16,11 +16,6 @@ import (
 // hours bounds how long a browser remembers a preflight after a change.
 const CORSMaxAge = 7200
 
-// maxOriginLen bounds the Origin header the middleware will read: the
-// longest serialized origin of a valid host, "https://" plus a 253-byte
-// domain plus ":65535". A longer Origin is malformed.
-const maxOriginLen = len("https://") + maxDomain + len(":65535")
-
 // CORSConfig configures a [CORS] middleware.
 type CORSConfig struct {
 	// Origins are the publisher's own origins, as a browser serializes
@@ -171,13 +166,15 @@ func isIPHost(host string) bool {
 
 // Allowed reports whether origin, the value of an Origin header, is one of
 // the publisher's origins or the origin of one of the publisher's hosts on
-// a cache of the registry. The comparison ignores ASCII case, as scheme and
-// host do (RFC 6454 section 4). It makes no allocations.
+// a cache of the registry. The comparison ignores ASCII case and the
+// scheme's default port, as origins do (RFC 6454 sections 4 and 5), and
+// as [PublisherDomain] does. It makes no allocations.
 func (c *CORS) Allowed(origin string) bool {
 	return c.lookup(c.allowed, origin)
 }
 
-// lookup reports whether the lowercase of s is in m, without allocating.
+// lookup reports whether the lowercase of s, less a default port, is in m,
+// without allocating.
 func (c *CORS) lookup(m map[string]bool, s string) bool {
 	if len(s) > maxOriginLen {
 		return false
@@ -190,6 +187,12 @@ func (c *CORS) lookup(m map[string]bool, s string) bool {
 			ch += 'a' - 'A'
 		}
 		b[i] = ch
+	}
+	switch {
+	case hasPrefixFold(s, "https://") && strings.HasSuffix(s, ":443"):
+		b = b[:len(b)-len(":443")]
+	case hasPrefixFold(s, "http://") && strings.HasSuffix(s, ":80"):
+		b = b[:len(b)-len(":80")]
 	}
 	return m[string(b)]
 }
