@@ -92,19 +92,25 @@ type browserTest struct {
 }
 
 // newBrowserTest starts the server: requests for a cache host go to the
-// cache, the others to the publisher.
-func newBrowserTest(t *testing.T) *browserTest {
+// cache, the others to the publisher. The publisher's API is wrapped in
+// the middleware; unwrap, if not nil, sits between the middleware and the
+// API, to break what the middleware did in the control test.
+func newBrowserTest(t *testing.T, unwrap func(http.Handler) http.Handler) *browserTest {
 	t.Helper()
 	cors, err := ampcache.NewCORS(ampcache.CORSConfig{Origins: []string{"https://example.com", "https://www.example.com"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	bt := &browserTest{}
-	api := cors.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	var api http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		*r.Context().Value(reachedKey{}).(*bool) = true
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"items":[%q]}`+"\n", r.URL.Query().Get("case"))
-	}))
+	})
+	if unwrap != nil {
+		api = unwrap(api)
+	}
+	api = cors.Handler(api)
 	publisher := http.NewServeMux()
 	publisher.HandleFunc("/amp.html", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -275,7 +281,7 @@ func TestCORSBrowser(t *testing.T) {
 	hosts := []string{"www-example-com.cdn.ampproject.org", "evil-com.cdn.ampproject.org", "www.example.com"}
 
 	t.Run("allowed", func(t *testing.T) {
-		bt := newBrowserTest(t)
+		bt := newBrowserTest(t, nil)
 		page := "https://www-example-com.cdn.ampproject.org/c/s/www.example.com/amp.html"
 		got := results(t, bt.runChromium(t, chromium, page, hosts...))
 		want := map[string]string{
@@ -319,7 +325,7 @@ func TestCORSBrowser(t *testing.T) {
 	})
 
 	t.Run("refused", func(t *testing.T) {
-		bt := newBrowserTest(t)
+		bt := newBrowserTest(t, nil)
 		page := "https://evil-com.cdn.ampproject.org/c/s/evil.com/amp.html"
 		got := results(t, bt.runChromium(t, chromium, page, hosts...))
 		if got["origin"] != "https://evil-com.cdn.ampproject.org" {
@@ -339,6 +345,25 @@ func TestCORSBrowser(t *testing.T) {
 			t.Logf("server saw: %s ?%s Origin: %s → %d, next reached: %v", r.Method, r.Query, r.Origin, r.Status, r.ReachedNext)
 			if r.Status != http.StatusForbidden || r.ReachedNext {
 				t.Errorf("%s from %s: status %d, next reached %v; want 403 from the middleware", r.Method, r.Origin, r.Status, r.ReachedNext)
+			}
+		}
+	})
+
+	// The control: the same page and API, but Access-Control-Allow-Credentials
+	// removed after the middleware set it. The browser must refuse the
+	// credentialed responses, which shows that the test above can fail.
+	t.Run("control without credentials header", func(t *testing.T) {
+		bt := newBrowserTest(t, func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Del("Access-Control-Allow-Credentials")
+				next.ServeHTTP(w, r)
+			})
+		})
+		page := "https://www-example-com.cdn.ampproject.org/c/s/www.example.com/amp.html"
+		got := results(t, bt.runChromium(t, chromium, page, hosts...))
+		for _, k := range []string{"simple", "preflight", "source-origin"} {
+			if !strings.HasPrefix(got[k], "error TypeError") {
+				t.Errorf("%s: the page saw %q, want a TypeError (no credentials header)", k, got[k])
 			}
 		}
 	})
