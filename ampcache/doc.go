@@ -50,4 +50,59 @@
 //
 // [AppendDomainPrefix] makes no allocations for an ASCII domain; Unicode
 // domains go through golang.org/x/net/idna and allocate.
+//
+// # CORS for AMP pages
+//
+// [CORS] is a net/http middleware for a publisher's API, answering the CORS
+// requests of the publisher's AMP pages, on its own origins and on every AMP
+// Cache, as "CORS in AMP" (amp.dev) describes them. [NewCORS] takes the
+// publisher's origins; [CORS.Handler] wraps the API. Decisions:
+//
+//	C1. Origins compared, not reversed. NewCORS computes, once, the cache
+//	    origin of each publisher host on each cache ([Registry.Origins]);
+//	    an Origin is allowed if it is one of those or a publisher origin.
+//	    This is the spec's reverse algorithm followed by a comparison with
+//	    the publisher's hosts, with [PublisherDomain]'s security check, and
+//	    its hash-prefix rule (a test oracle checks the equivalence), at the
+//	    cost of one map lookup. A non-canonical prefix that the reverse
+//	    steps would read as a publisher host, such as "en--us-example-com"
+//	    for en-us.example.com (whose prefix is "0-en--us-example-com-0"), is
+//	    refused. Publisher hosts that are IP addresses have no cache origins.
+//	C2. Comparison. The Origin is compared ignoring ASCII case and the
+//	    scheme's default port (":443", ":80"), as origins compare (RFC 6454)
+//	    and as PublisherDomain reads them; it is echoed in
+//	    Access-Control-Allow-Origin exactly as sent. Publisher origins in
+//	    the configuration are serialized as browsers send them: lowercase,
+//	    ASCII (punycode) host, no default port. A trailing dot makes another
+//	    origin.
+//	C3. Refusals. An Origin that is not allowed, malformed ("null", empty,
+//	    longer than a cache origin can be, bytes other than visible ASCII, a
+//	    comma, several Origin headers), or an __amp_source_origin that is
+//	    not a publisher origin (given twice, with an escaped name, or badly
+//	    escaped) gets 403 with a one-line text/plain body naming the reason,
+//	    never the input; next is not called.
+//	C4. Vary. "Vary: Origin" is added to every response, refused and
+//	    non-CORS ones included, as the Fetch standard asks of a server whose
+//	    CORS headers depend on the Origin ("CORS protocol and HTTP caches"),
+//	    unless Vary already names Origin or is "*".
+//	C5. Same-origin requests. A request with no Origin and exactly one
+//	    "AMP-Same-Origin: true" is allowed: it gets no Access-Control
+//	    headers, as there is no Origin to echo, but its __amp_source_origin
+//	    is checked. A request with neither is not CORS and passes through
+//	    with only Vary added, even with an __amp_source_origin.
+//	C6. Preflight. OPTIONS with an allowed Origin and
+//	    Access-Control-Request-Method is answered 204 without calling next,
+//	    allowing the requested method and headers (they must be HTTP
+//	    tokens), for [CORSMaxAge] seconds (7200, the most Chromium keeps).
+//	    The Origin is the gate: the publisher's own pages may call its API
+//	    as they wish. OPTIONS without Access-Control-Request-Method, or
+//	    without Origin, is not a preflight and reaches next.
+//	C7. AMP for Email, off unless [CORSConfig].EmailSenders is set. Then a
+//	    request with one AMP-Email-Sender in the list gets
+//	    AMP-Email-Allow-Sender with that sender and reaches next, whatever
+//	    the email client's Origin; any other sender gets 403. No
+//	    Access-Control headers are set for it: email clients fetch through
+//	    their own proxy, which reads AMP-Email-Allow-Sender.
+//
+// The allowed path makes no allocations.
 package ampcache
