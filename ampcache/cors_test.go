@@ -14,8 +14,18 @@ import (
 // origins hold the fallback hash.
 var longHost = strings.Repeat("a", 60) + ".example.com"
 
+// testHosts are the publisher's hosts in the tests: the example,
+// a host with a hash prefix, a host with a wrapped prefix, and an IDN.
+var testHosts = []string{"example.com", "www.example.com", longHost, "en-us.example.com", "xn--bcher-kva.example"}
+
 // testOrigins are the publisher's origins in the tests.
-var testOrigins = []string{"https://example.com", "https://www.example.com", "https://" + longHost}
+var testOrigins = func() []string {
+	var o []string
+	for _, h := range testHosts {
+		o = append(o, "https://"+h)
+	}
+	return o
+}()
 
 func newTestCORS(tb testing.TB) *CORS {
 	tb.Helper()
@@ -211,6 +221,11 @@ var corsCases = []corsCase{
 	{name: "Google AMP Cache origin", header: hdr("Origin", googleOrigin), want: 299, wantHdr: allowedHeaders(googleOrigin)},
 	// Rule: on any registered cache.
 	{name: "Bing AMP Cache origin", header: hdr("Origin", bingOrigin), want: 299, wantHdr: allowedHeaders(bingOrigin)},
+	// Rule: the wrapped prefix of a publisher host (spec: Basic Algorithm
+	// example en-us.example.com).
+	{name: "wrapped prefix", header: hdr("Origin", "https://0-en--us-example-com-0.cdn.ampproject.org"), want: 299, wantHdr: allowedHeaders("https://0-en--us-example-com-0.cdn.ampproject.org")},
+	// Rule: an IDN publisher host's cache origin, in punycode.
+	{name: "IDN prefix", header: hdr("Origin", "https://xn--bcher-example-wob.cdn.ampproject.org"), want: 299, wantHdr: allowedHeaders("https://xn--bcher-example-wob.cdn.ampproject.org")},
 	// Rule: a hash-prefix origin equal to a publisher host's cache origin.
 	{name: "hash-prefix origin", header: hdr("Origin", hashOrigin), want: 299, wantHdr: allowedHeaders(hashOrigin)},
 	// Decision: origins compare without regard to ASCII case; the Origin is
@@ -248,8 +263,9 @@ var corsCases = []corsCase{
 	// Rule: the cache origin under another domain.
 	{name: "cache origin under attacker domain", header: hdr("Origin", "https://www-example-com.cdn.ampproject.org.evil.com"), want: 403, wantHdr: refusedHeaders, wantBody: refuseOrigin},
 	// Decision: the reverse algorithm reads "en--us-example-com" as
-	// en-us.example.com, but that host's prefix is "0-en--us-example-com-0":
-	// refused, as PublisherDomain's security check refuses it.
+	// en-us.example.com, a publisher host, but that host's prefix is
+	// "0-en--us-example-com-0": refused, as PublisherDomain's security
+	// check refuses it.
 	{name: "non-canonical prefix", header: hdr("Origin", "https://en--us-example-com.cdn.ampproject.org"), want: 403, wantHdr: refusedHeaders, wantBody: refuseOrigin},
 	// Decision: a trailing dot makes another origin.
 	{name: "trailing dot", header: hdr("Origin", "https://www-example-com.cdn.ampproject.org."), want: 403, wantHdr: refusedHeaders, wantBody: refuseOrigin},
@@ -483,8 +499,7 @@ func allowedSlow(reg *Registry, origins, hosts []string, origin string) bool {
 func TestCORSAllowedOracle(t *testing.T) {
 	c := newTestCORS(t)
 	reg, _ := NewRegistry(Caches())
-	origins := []string{"https://example.com", "https://www.example.com", "https://" + longHost}
-	hosts := []string{"example.com", "www.example.com", longHost}
+	origins, hosts := testOrigins, testHosts
 	var inputs []string
 	for _, tc := range corsCases {
 		inputs = append(inputs, tc.header["Origin"]...)
@@ -600,8 +615,7 @@ func FuzzCORS(f *testing.F) {
 	f.Add(googleOrigin, "a=1&__amp_source_origin=x&__amp_source_origin=y")
 	c := newTestCORS(f)
 	reg, _ := NewRegistry(Caches())
-	origins := []string{"https://example.com", "https://www.example.com", "https://" + longHost}
-	hosts := []string{"example.com", "www.example.com", longHost}
+	origins, hosts := testOrigins, testHosts
 	h := c.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(299) }))
 	f.Fuzz(func(t *testing.T, origin, query string) {
 		allowed := c.Allowed(origin)
@@ -627,6 +641,31 @@ func FuzzCORS(f *testing.F) {
 			}
 		default:
 			t.Fatalf("Origin %q: status %d", origin, w.Code)
+		}
+	})
+}
+
+// FuzzCORSPrefix puts hostile domain prefixes on the Google AMP Cache, where
+// the reverse algorithm reads them, and checks Allowed against the oracle:
+// no spelling of a prefix other than the publisher host's own is allowed.
+func FuzzCORSPrefix(f *testing.F) {
+	for _, s := range []string{
+		// Spec: the examples of the Basic Algorithm.
+		"example-com", "foo-example-com", "foo--example-com", "xn---com-p33b41770a", "0-en--us-example-com-0",
+		// Non-canonical spellings of publisher hosts.
+		"en--us-example-com", "0-www-example-com-0", "xn--www-example-com-", "xn--bcher-example-wob", "xn--bcher-kva-example",
+		// Hash-looking prefixes.
+		FallbackPrefix(longHost), strings.ToUpper(FallbackPrefix(longHost)), "v2c4ucasgcskftbjt4c7phpkbqedcdcqo23tkamleapoa5o6fygq",
+	} {
+		f.Add(s)
+	}
+	c := newTestCORS(f)
+	reg, _ := NewRegistry(Caches())
+	f.Fuzz(func(t *testing.T, prefix string) {
+		for _, o := range []string{"https://" + prefix + ".cdn.ampproject.org", "https://" + prefix + ".www.bing-amp.com"} {
+			if got, want := c.Allowed(o), allowedSlow(reg, testOrigins, testHosts, o); got != want {
+				t.Fatalf("Allowed(%q) = %v, oracle says %v", o, got, want)
+			}
 		}
 	})
 }
