@@ -281,3 +281,63 @@ func BenchmarkCacheURL(b *testing.B) {
 		}
 	})
 }
+
+// TestCacheURLWPT runs every absolute URL of the web-platform-tests suite
+// through CacheURL: none may panic, a result on an http(s) URL that a
+// browser accepts has the browser's host, and the round trip holds.
+func TestCacheURLWPT(t *testing.T) {
+	for _, c := range wptCases(t) {
+		got, err := CacheURL(google, c.Input, Content)
+		if err != nil {
+			continue
+		}
+		checkCacheURLShape(t, got)
+		checkRoundTrip(t, google, c.Input, Content)
+		if c.Base == nil && !c.Failure && (c.Protocol == "http:" || c.Protocol == "https:") {
+			if _, path, _ := strings.Cut(strings.TrimPrefix(got, "https://"), "/c/"); !strings.HasPrefix(strings.TrimPrefix(path, "s/"), c.Hostname) {
+				t.Errorf("CacheURL(%q) = %q; browser host %q", c.Input, got, c.Hostname)
+			}
+		}
+	}
+}
+
+// checkCacheURLShape checks that a cache URL is "https://", a valid domain
+// prefix and a cache domain, and then a path.
+func checkCacheURLShape(t *testing.T, u string) {
+	t.Helper()
+	host, _, _ := strings.Cut(strings.TrimPrefix(u, "https://"), "/")
+	p, _, _ := strings.Cut(host, ".")
+	if !strings.HasPrefix(u, "https://") || !validPrefix.MatchString(p) {
+		t.Errorf("cache URL %.200q has no valid domain prefix", u)
+	}
+}
+
+// FuzzCacheURL checks that CacheURL never panics, that Append and string
+// forms agree, that a result has a valid prefix, that it agrees with the
+// slow oracle, and that SourceURL inverts it.
+func FuzzCacheURL(f *testing.F) {
+	for _, tt := range cacheURLTests {
+		f.Add(tt.in, string(tt.s))
+	}
+	for _, c := range wptCases(f) {
+		f.Add(c.Input, "c")
+	}
+	f.Fuzz(func(t *testing.T, in, s string) {
+		got, err := CacheURL(google, in, Serving(s))
+		b, err2 := AppendCacheURL([]byte("x"), google, in, Serving(s))
+		if string(b) != "x"+got || (err == nil) != (err2 == nil) {
+			t.Fatalf("AppendCacheURL = %q, %v; CacheURL = %q, %v", b, err2, got, err)
+		}
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "ampcache: ") {
+				t.Fatalf("error %q lacks the package prefix", err)
+			}
+			return
+		}
+		checkCacheURLShape(t, got)
+		if slow, ok := slowCacheURL(google, in, Serving(s)); ok && slow != got {
+			t.Fatalf("CacheURL(%q, %q) = %q; slow oracle %q", in, s, got, slow)
+		}
+		checkRoundTrip(t, google, in, Serving(s))
+	})
+}

@@ -1,6 +1,7 @@
 package ampcache
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -54,17 +55,43 @@ func (r *Registry) PublisherDomain(origin string) (string, error) {
 	if !containsHyphen(p) {
 		return "", newError(ErrNotReversible, origin, "")
 	}
-	var buf [maxDomain + 1]byte
-	b, err := appendReversePrefix(buf[:0], p)
+	domain, err := reversePrefix(p, true)
+	if err != nil && wrapped(p) {
+		// Step 2 is ambiguous: "0-a--0" is the prefix of "0.a-0", which
+		// was never wrapped. Try the reading without it.
+		if d, err2 := reversePrefix(p, false); err2 == nil {
+			domain, err = d, nil
+		}
+	}
 	if err != nil {
 		return "", newError(ErrInvalidOrigin, origin, err.Error())
+	}
+	if endsInNumber(domain) {
+		return "", newError(ErrInvalidOrigin, origin, strconv.Quote(domain)+" is an IPv4 address, not a publisher domain")
+	}
+	return domain, nil
+}
+
+// wrapped reports whether the prefix p starts with "0-" and ends with "-0",
+// as step 2 of the reverse steps tests it.
+func wrapped(p []byte) bool {
+	return len(p) >= 4 && p[0] == '0' && p[1] == '-' && p[len(p)-2] == '-' && p[len(p)-1] == '0'
+}
+
+// reversePrefix returns the domain that the reverse steps read from the
+// lowercase prefix p, with or without step 2, if its domain prefix is p.
+// The error has no package prefix: the caller wraps it.
+func reversePrefix(p []byte, strip bool) (string, error) {
+	var buf [maxDomain + 1]byte
+	b, err := appendReversePrefix(buf[:0], p, strip)
+	if err != nil {
+		return "", err
 	}
 	domain := string(b)
 	// The security check: the result must give back the prefix.
 	var cbuf [maxLabel]byte
 	if check, err := AppendDomainPrefix(cbuf[:0], domain); err != nil || string(check) != string(p) {
-		detail := strconv.Quote(string(p)) + " is not the domain prefix of " + strconv.Quote(domain)
-		return "", newError(ErrInvalidOrigin, origin, detail)
+		return "", errors.New(strconv.Quote(string(p)) + " is not the domain prefix of " + strconv.Quote(domain))
 	}
 	return domain, nil
 }
@@ -122,7 +149,7 @@ func (r *Registry) originPrefix(origin string) (string, error) {
 // appendReversePrefix appends the domain that the spec's reverse steps read
 // from the lowercase prefix p to dst. It returns an error, without a
 // package prefix, when p is not Punycode or gives no domain name.
-func appendReversePrefix(dst []byte, p []byte) ([]byte, error) {
+func appendReversePrefix(dst []byte, p []byte, strip bool) ([]byte, error) {
 	// Step 1: punycode decode an "xn--" prefix. A label holds at most 63
 	// bytes, so at most 59 code points of 4 bytes.
 	var ubuf [4 * maxLabel]byte
@@ -135,7 +162,7 @@ func appendReversePrefix(dst []byte, p []byte) ([]byte, error) {
 		s = u
 	}
 	// Step 2: strip "0-" and "-0".
-	if len(s) >= 4 && s[0] == '0' && s[1] == '-' && s[len(s)-2] == '-' && s[len(s)-1] == '0' {
+	if strip && wrapped(s) {
 		s = s[2 : len(s)-2]
 	}
 	// Step 3: "--" is "-", and any other "-" is ".". Each label is kept in
