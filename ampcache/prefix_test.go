@@ -267,7 +267,14 @@ var (
 // x/net/idna doing the Punycode of steps 1 and 5. It reports false where a
 // decision of the package documentation gives an error instead.
 func slowDomainPrefix(domain string) (string, bool) {
-	d := strings.TrimSuffix(domain, ".")
+	// A root dot is ".", or a dot that UTS #46 maps to "." (decision a).
+	d := domain
+	for _, dot := range []string{".", "\u3002", "\uFF0E", "\uFF61"} {
+		if strings.HasSuffix(d, dot) {
+			d = strings.TrimSuffix(d, dot)
+			break
+		}
+	}
 	if d == "" || strings.Contains(d, "..") || strings.HasPrefix(d, ".") || !utf8.ValidString(d) || strings.ContainsAny(d, "\x00\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f #%/:<>?@[\\]^|\x7f") {
 		return "", false
 	}
