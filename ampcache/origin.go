@@ -59,7 +59,9 @@ func (r *Registry) PublisherDomain(origin string) (string, error) {
 	if err != nil && wrapped(p) {
 		// Step 2 is ambiguous: "0-a--0" is the prefix of "0.a-0", which
 		// was never wrapped. Try the reading without it.
-		if d, err2 := reversePrefix(p, false); err2 == nil {
+		// Its result must pass the check and be a host a URL can have;
+		// otherwise the error is the spec's reading's.
+		if d, err2 := reversePrefix(p, false); err2 == nil && !endsInNumber(d) {
 			domain, err = d, nil
 		}
 	}
