@@ -57,6 +57,14 @@ var cacheURLTests = []struct {
 	{name: "c unicode host", cache: google, in: "https://點看.com", s: Content, want: "https://xn---com-k47jg78q.cdn.ampproject.org/c/s/xn--c1yn36f.com"},
 	// Decision c: the Unicode form of the spec's ⚡😊.com.
 	{name: "c emoji host", cache: google, in: "https://⚡😊.com/", s: Content, want: "https://xn---com-p33b41770a.cdn.ampproject.org/c/s/xn--57hw060o.com/"},
+	// Decision c: the lead's DomainPrefix example bücher.de, as a URL.
+	{name: "c bücher.de", cache: google, in: "https://bücher.de/", s: Content, want: "https://xn--bcher-de-65a.cdn.ampproject.org/c/s/xn--bcher-kva.de/"},
+	// Decision c: an A-label host is kept as it is.
+	{name: "c A-label host", cache: google, in: "https://xn--bcher-kva.de/", s: Content, want: "https://xn--bcher-de-65a.cdn.ampproject.org/c/s/xn--bcher-kva.de/"},
+	// Decision c: a Unicode host in upper case is mapped to lower case.
+	{name: "c unicode upper", cache: google, in: "https://BÜCHER.de/", s: Content, want: "https://xn--bcher-de-65a.cdn.ampproject.org/c/s/xn--bcher-kva.de/"},
+	// Decision c: a Unicode host that fails IDNA.
+	{name: "c invalid IDN", cache: google, in: "https://a\u200db.com/", s: Content, wantErr: ErrInvalidHost},
 	// Decision c: the host is lowercased, as a URL parser serialises it.
 	{name: "c uppercase host", cache: google, in: "https://WWW.Example.COM/Path", s: Content, want: "https://www-example-com.cdn.ampproject.org/c/s/www.example.com/Path"},
 	// Decision c: a percent-encoded host is decoded, as a URL parser does.

@@ -28,3 +28,23 @@ func ExampleSourceURL() {
 	// ampcache: invalid URL in "https://amp-dev.cdn.ampproject.org/amp.dev/documentation/examples/api/not-found": unknown serving type "amp.dev"
 	// ampcache: not an AMP cache URL in "https://www.example.com/c/s/www.example.com/"
 }
+
+func ExampleAppendSourceURL() {
+	// Reuse one buffer for many URLs: no allocations.
+	buf := make([]byte, 0, 256)
+	for _, u := range []string{
+		"https://www-example-com.cdn.ampproject.org/c/s/www.example.com/?usqp=mq331AQ",
+		"https://www-example-com.www.bing-amp.com/ii/w800/www.example.com/a.png",
+	} {
+		var err error
+		buf, err = ampcache.AppendSourceURL(buf[:0], u)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Printf("%s\n", buf)
+	}
+	// Output:
+	// https://www.example.com/
+	// http://www.example.com/a.png
+}

@@ -126,9 +126,14 @@ func (r *Registry) originPrefix(origin string) (string, error) {
 	if hasPort && port != "443" {
 		return "", newError(ErrInvalidOrigin, origin, "not the https port")
 	}
+	// One cache domain may end another ("cdn.example" and "example"):
+	// the first cache that leaves one label wins, and a near miss reports
+	// what was wrong with it only if none does.
+	detail := ""
 	for _, c := range r.list() {
 		if equalFold(host, c.CacheDomain) {
-			return "", newError(ErrInvalidOrigin, origin, "no domain prefix")
+			detail = "no domain prefix"
+			continue
 		}
 		n := len(host) - len(c.CacheDomain) - 1
 		if n < 0 || host[n] != '.' || !equalFold(host[n+1:], c.CacheDomain) {
@@ -137,13 +142,17 @@ func (r *Registry) originPrefix(origin string) (string, error) {
 		prefix := host[:n]
 		switch {
 		case prefix == "":
-			return "", newError(ErrInvalidOrigin, origin, "no domain prefix")
+			detail = "no domain prefix"
 		case strings.IndexByte(prefix, '.') >= 0:
-			return "", newError(ErrInvalidOrigin, origin, "the domain prefix has a dot")
+			detail = "the domain prefix has a dot"
 		case len(prefix) > maxLabel:
-			return "", newError(ErrInvalidOrigin, origin, "the domain prefix is longer than a DNS label")
+			detail = "the domain prefix is longer than a DNS label"
+		default:
+			return prefix, nil
 		}
-		return prefix, nil
+	}
+	if detail != "" {
+		return "", newError(ErrInvalidOrigin, origin, detail)
 	}
 	return "", newError(ErrUnknownCache, origin, "")
 }

@@ -20,6 +20,8 @@ var publisherDomainTests = []struct {
 	{in: "https://v2c4ucasgcskftbjt4c7phpkbqedcdcqo23tkamleapoa5o6fygq.cdn.ampproject.org", wantErr: ErrNotReversible},
 	// spec: step 1, "xn---com-p33b41770a becomes ⚡😊-com"; step 4 encodes it.
 	{in: "https://xn---com-p33b41770a.cdn.ampproject.org", want: "xn--57hw060o.com"},
+	// An IDN publisher domain: bücher.de.
+	{in: "https://xn--bcher-de-65a.cdn.ampproject.org", want: "xn--bcher-kva.de"},
 	// spec: step 3, "a--b-example-com becomes a-b.example.com".
 	{in: "https://a--b-example-com.cdn.ampproject.org", want: "a-b.example.com"},
 	// spec: Basic Algorithm examples, reversed: example.com.

@@ -132,6 +132,9 @@ func TestSourceURL(t *testing.T) {
 	for _, tt := range sourceURLTests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := SourceURL(tt.in)
+			if b, err2 := AppendSourceURL([]byte("x"), tt.in); string(b) != "x"+got || (err2 == nil) != (err == nil) {
+				t.Errorf("AppendSourceURL = %.200q, %v", b, err2)
+			}
 			if got != tt.want || !errors.Is(err, tt.wantErr) || (err == nil) != (tt.wantErr == nil) {
 				t.Fatalf("SourceURL(%.200q) = %.200q, %v; want %.200q, %v", tt.in, got, err, tt.want, tt.wantErr)
 			}
@@ -272,6 +275,17 @@ func slowSourceURL(in string) (string, bool) {
 		out += "?" + strings.Join(kept, "&")
 	}
 	return out + fragment, true
+}
+
+func TestAppendSourceURLAllocs(t *testing.T) {
+	const in = "https://www-example-com.cdn.ampproject.org/v/s/www.example.com/a/b.html?q=1&amp_js_v=0.1"
+	dst := make([]byte, 0, 256)
+	if n := testing.AllocsPerRun(1000, func() { AppendSourceURL(dst[:0], in) }); n != 0 {
+		t.Errorf("AppendSourceURL: %v allocs, want 0", n)
+	}
+	if n := testing.AllocsPerRun(1000, func() { SourceURL(in) }); n != 1 {
+		t.Errorf("SourceURL: %v allocs, want 1", n)
+	}
 }
 
 func BenchmarkSourceURL(b *testing.B) {
