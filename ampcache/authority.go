@@ -58,7 +58,7 @@ func splitURL(rawURL string) (urlParts, error) {
 	auth := rest[:end]
 	u.rest = rest[end:]
 	if strings.IndexByte(auth, '@') >= 0 {
-		return u, newError(ErrInvalidURL, rawURL, "userinfo is not copied into a cache URL")
+		return u, newError(ErrInvalidURL, rawURL, "userinfo is not allowed")
 	}
 	if strings.HasPrefix(auth, "[") {
 		return u, newError(ErrInvalidHost, rawURL, "an IPv6 address, not a domain")

@@ -27,7 +27,7 @@ func ExampleCacheURL() {
 	// https://example-com.cdn.ampproject.org/c/example.com/
 	// https://xn---com-k47jg78q.cdn.ampproject.org/c/s/xn--c1yn36f.com
 	// https://origin-com.cdn.ampproject.org/c/origin.com%3A81/live
-	// ampcache: invalid URL in "https://user:pass@example.com/": userinfo is not copied into a cache URL
+	// ampcache: invalid URL in "https://user:pass@example.com/": userinfo is not allowed
 	// ampcache: invalid URL in "ftp://example.com/": not an http or https URL
 }
 

@@ -1,7 +1,6 @@
 package ampcache
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -55,18 +54,18 @@ func (r *Registry) PublisherDomain(origin string) (string, error) {
 	if !containsHyphen(p) {
 		return "", newError(ErrNotReversible, origin, "")
 	}
-	domain, err := reversePrefix(p, true)
-	if err != nil && wrapped(p) {
+	domain, detail := reversePrefix(p, true)
+	if detail != "" && wrapped(p) {
 		// Step 2 is ambiguous: "0-a--0" is the prefix of "0.a-0", which
-		// was never wrapped. Try the reading without it.
-		// Its result must pass the check and be a host a URL can have;
-		// otherwise the error is the spec's reading's.
-		if d, err2 := reversePrefix(p, false); err2 == nil && !endsInNumber(d) {
-			domain, err = d, nil
+		// was never wrapped. Try the reading without it. Its result must
+		// pass the check and be a host a URL can have; otherwise the
+		// error is the spec's reading's.
+		if d, detail2 := reversePrefix(p, false); detail2 == "" && !endsInNumber(d) {
+			domain, detail = d, ""
 		}
 	}
-	if err != nil {
-		return "", newError(ErrInvalidOrigin, origin, err.Error())
+	if detail != "" {
+		return "", newError(ErrInvalidOrigin, origin, detail)
 	}
 	if endsInNumber(domain) {
 		return "", newError(ErrInvalidOrigin, origin, strconv.Quote(domain)+" is an IPv4 address, not a publisher domain")
@@ -82,20 +81,20 @@ func wrapped(p []byte) bool {
 
 // reversePrefix returns the domain that the reverse steps read from the
 // lowercase prefix p, with or without step 2, if its domain prefix is p.
-// The error has no package prefix: the caller wraps it.
-func reversePrefix(p []byte, strip bool) (string, error) {
+// Otherwise it returns the reason, for an error detail.
+func reversePrefix(p []byte, strip bool) (domain, detail string) {
 	var buf [maxDomain + 1]byte
 	b, err := appendReversePrefix(buf[:0], p, strip)
 	if err != nil {
-		return "", err
+		return "", err.Error()
 	}
-	domain := string(b)
+	domain = string(b)
 	// The security check: the result must give back the prefix.
 	var cbuf [maxLabel]byte
 	if check, err := AppendDomainPrefix(cbuf[:0], domain); err != nil || string(check) != string(p) {
-		return "", errors.New(strconv.Quote(string(p)) + " is not the domain prefix of " + strconv.Quote(domain))
+		return "", strconv.Quote(string(p)) + " is not the domain prefix of " + strconv.Quote(domain)
 	}
-	return domain, nil
+	return domain, ""
 }
 
 // originPrefix returns the domain prefix of a cache origin, as it appears in
@@ -158,8 +157,8 @@ func (r *Registry) originPrefix(origin string) (string, error) {
 }
 
 // appendReversePrefix appends the domain that the spec's reverse steps read
-// from the lowercase prefix p to dst. It returns an error, without a
-// package prefix, when p is not Punycode or gives no domain name.
+// from the lowercase prefix p to dst, with or without step 2. It returns
+// the Punycode error when p is not Punycode.
 func appendReversePrefix(dst []byte, p []byte, strip bool) ([]byte, error) {
 	// Step 1: punycode decode an "xn--" prefix. A label holds at most 63
 	// bytes, so at most 59 code points of 4 bytes.
