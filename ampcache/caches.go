@@ -195,10 +195,14 @@ func (r *Registry) list() []Cache {
 // Caches returns a copy of r's caches, in r's order.
 func (r *Registry) Caches() []Cache { return append([]Cache(nil), r.list()...) }
 
+// Origins returns the cache origins of a publisher domain, one per
+// built-in cache, in the order of [Caches], as [Cache.Origin] computes them.
+// To check a CORS Origin whose prefix [PublisherDomain] cannot reverse,
+// compare it with the Origins of each domain you serve.
+func Origins(domain string) ([]string, error) { return defaultRegistry.Origins(domain) }
+
 // Origins returns the cache origins of a publisher domain, one per cache of
-// r, in r's order, as [Cache.Origin] computes them. To check a CORS Origin
-// whose prefix [PublisherDomain] cannot reverse, compare it with the
-// Origins of each domain you serve.
+// r, in r's order, as [Cache.Origin] computes them.
 func (r *Registry) Origins(domain string) ([]string, error) {
 	var buf [maxLabel]byte
 	prefix, err := AppendDomainPrefix(buf[:0], domain)

@@ -133,6 +133,25 @@ func TestNewRegistry(t *testing.T) {
 	if _, err := r.PublisherDomain("https://www-example-com.cdn.ampproject.org"); !errors.Is(err, ErrUnknownCache) {
 		t.Errorf("PublisherDomain on Google's cache = %v; want ErrUnknownCache", err)
 	}
+	// One cache domain ending another: each origin finds its own cache.
+	nested, err := NewRegistry([]Cache{{ID: "outer", CacheDomain: "example.net"}, {ID: "inner", CacheDomain: "amp.example.net"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for origin, want := range map[string]string{
+		"https://a-com.amp.example.net": "a.com",
+		"https://a-com.example.net":     "a.com",
+	} {
+		if got, err := nested.PublisherDomain(origin); got != want || err != nil {
+			t.Errorf("nested PublisherDomain(%q) = %q, %v; want %q", origin, got, err, want)
+		}
+	}
+	if _, err := nested.PublisherDomain("https://b.a-com.amp.example.net"); !errors.Is(err, ErrInvalidOrigin) {
+		t.Errorf("nested PublisherDomain(two labels) = %v; want ErrInvalidOrigin", err)
+	}
+	if got, err := nested.SourceURL("https://amp.example.net/c/s/a.com/"); got != "https://a.com/" || err != nil {
+		t.Errorf("nested SourceURL = %q, %v", got, err)
+	}
 	// The zero and nil Registry have no caches, and do not panic.
 	for _, r := range []*Registry{nil, {}} {
 		if got := r.Caches(); len(got) != 0 {
@@ -143,6 +162,9 @@ func TestNewRegistry(t *testing.T) {
 		}
 		if _, err := r.PublisherDomain("https://www-example-com.cdn.ampproject.org"); !errors.Is(err, ErrUnknownCache) {
 			t.Errorf("%v.PublisherDomain() = %v; want ErrUnknownCache", r, err)
+		}
+		if _, err := r.SourceURL("https://www-example-com.cdn.ampproject.org/c/s/www.example.com/"); !errors.Is(err, ErrNotCacheURL) {
+			t.Errorf("%v.SourceURL() = %v; want ErrNotCacheURL", r, err)
 		}
 	}
 }
@@ -209,4 +231,39 @@ func BenchmarkCacheOrigin(b *testing.B) {
 	for b.Loop() {
 		c.Origin("www.example.com")
 	}
+}
+
+// FuzzParseCaches checks that ParseCaches never panics, and that a list it
+// accepts makes a Registry whose caches give origins.
+func FuzzParseCaches(f *testing.F) {
+	data, err := os.ReadFile("data/caches.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
+	f.Add([]byte(`{"caches":[{"id":"x","cacheDomain":"x.example"},{"id":"y","cacheDomain":"Y.example"}]}`))
+	f.Add([]byte(`{"caches":[]}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		caches, err := ParseCaches(data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "ampcache: invalid caches.json in ") {
+				t.Fatalf("error %q", err)
+			}
+			return
+		}
+		r, err := NewRegistry(caches)
+		if err != nil {
+			t.Fatalf("NewRegistry(ParseCaches(%q)) = %v", data, err)
+		}
+		origins, err := r.Origins("www.example.com")
+		if err != nil || len(origins) != len(caches) {
+			t.Fatalf("Origins = %q, %v", origins, err)
+		}
+		for i, o := range origins {
+			if got, err := r.PublisherDomain(o); got != "www.example.com" || err != nil {
+				t.Fatalf("PublisherDomain(%q) on cache %q = %q, %v", o, caches[i].CacheDomain, got, err)
+			}
+		}
+	})
 }

@@ -54,19 +54,47 @@ func (r *Registry) PublisherDomain(origin string) (string, error) {
 	if !containsHyphen(p) {
 		return "", newError(ErrNotReversible, origin, "")
 	}
-	var buf [maxDomain + 1]byte
-	b, err := appendReversePrefix(buf[:0], p)
-	if err != nil {
-		return "", newError(ErrInvalidOrigin, origin, err.Error())
+	domain, detail := reversePrefix(p, true)
+	if detail != "" && wrapped(p) {
+		// Step 2 is ambiguous: "0-a--0" is the prefix of "0.a-0", which
+		// was never wrapped. Try the reading without it. Its result must
+		// pass the check and be a host a URL can have; otherwise the
+		// error is the spec's reading's.
+		if d, detail2 := reversePrefix(p, false); detail2 == "" && !endsInNumber(d) {
+			domain, detail = d, ""
+		}
 	}
-	domain := string(b)
+	if detail != "" {
+		return "", newError(ErrInvalidOrigin, origin, detail)
+	}
+	if endsInNumber(domain) {
+		return "", newError(ErrInvalidOrigin, origin, strconv.Quote(domain)+" is an IPv4 address, not a publisher domain")
+	}
+	return domain, nil
+}
+
+// wrapped reports whether the prefix p starts with "0-" and ends with "-0",
+// as step 2 of the reverse steps tests it.
+func wrapped(p []byte) bool {
+	return len(p) >= 4 && p[0] == '0' && p[1] == '-' && p[len(p)-2] == '-' && p[len(p)-1] == '0'
+}
+
+// reversePrefix returns the domain that the reverse steps read from the
+// lowercase prefix p, with or without step 2, if its domain prefix is p.
+// Otherwise it returns the reason, for an error detail.
+func reversePrefix(p []byte, strip bool) (domain, detail string) {
+	var buf [maxDomain + 1]byte
+	b, err := appendReversePrefix(buf[:0], p, strip)
+	if err != nil {
+		return "", err.Error()
+	}
+	domain = string(b)
 	// The security check: the result must give back the prefix.
 	var cbuf [maxLabel]byte
 	if check, err := AppendDomainPrefix(cbuf[:0], domain); err != nil || string(check) != string(p) {
-		detail := strconv.Quote(string(p)) + " is not the domain prefix of " + strconv.Quote(domain)
-		return "", newError(ErrInvalidOrigin, origin, detail)
+		return "", strconv.Quote(string(p)) + " is not the domain prefix of " + strconv.Quote(domain)
 	}
-	return domain, nil
+	return domain, ""
 }
 
 // originPrefix returns the domain prefix of a cache origin, as it appears in
@@ -97,9 +125,14 @@ func (r *Registry) originPrefix(origin string) (string, error) {
 	if hasPort && port != "443" {
 		return "", newError(ErrInvalidOrigin, origin, "not the https port")
 	}
+	// One cache domain may end another ("cdn.example" and "example"):
+	// the first cache that leaves one label wins, and a near miss reports
+	// what was wrong with it only if none does.
+	detail := ""
 	for _, c := range r.list() {
 		if equalFold(host, c.CacheDomain) {
-			return "", newError(ErrInvalidOrigin, origin, "no domain prefix")
+			detail = "no domain prefix"
+			continue
 		}
 		n := len(host) - len(c.CacheDomain) - 1
 		if n < 0 || host[n] != '.' || !equalFold(host[n+1:], c.CacheDomain) {
@@ -108,21 +141,25 @@ func (r *Registry) originPrefix(origin string) (string, error) {
 		prefix := host[:n]
 		switch {
 		case prefix == "":
-			return "", newError(ErrInvalidOrigin, origin, "no domain prefix")
+			detail = "no domain prefix"
 		case strings.IndexByte(prefix, '.') >= 0:
-			return "", newError(ErrInvalidOrigin, origin, "the domain prefix has a dot")
+			detail = "the domain prefix has a dot"
 		case len(prefix) > maxLabel:
-			return "", newError(ErrInvalidOrigin, origin, "the domain prefix is longer than a DNS label")
+			detail = "the domain prefix is longer than a DNS label"
+		default:
+			return prefix, nil
 		}
-		return prefix, nil
+	}
+	if detail != "" {
+		return "", newError(ErrInvalidOrigin, origin, detail)
 	}
 	return "", newError(ErrUnknownCache, origin, "")
 }
 
 // appendReversePrefix appends the domain that the spec's reverse steps read
-// from the lowercase prefix p to dst. It returns an error, without a
-// package prefix, when p is not Punycode or gives no domain name.
-func appendReversePrefix(dst []byte, p []byte) ([]byte, error) {
+// from the lowercase prefix p to dst, with or without step 2. It returns
+// the Punycode error when p is not Punycode.
+func appendReversePrefix(dst []byte, p []byte, strip bool) ([]byte, error) {
 	// Step 1: punycode decode an "xn--" prefix. A label holds at most 63
 	// bytes, so at most 59 code points of 4 bytes.
 	var ubuf [4 * maxLabel]byte
@@ -135,7 +172,7 @@ func appendReversePrefix(dst []byte, p []byte) ([]byte, error) {
 		s = u
 	}
 	// Step 2: strip "0-" and "-0".
-	if len(s) >= 4 && s[0] == '0' && s[1] == '-' && s[len(s)-2] == '-' && s[len(s)-1] == '0' {
+	if strip && wrapped(s) {
 		s = s[2 : len(s)-2]
 	}
 	// Step 3: "--" is "-", and any other "-" is ".". Each label is kept in

@@ -2,6 +2,7 @@ package ampcache
 
 import (
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -19,6 +20,8 @@ var publisherDomainTests = []struct {
 	{in: "https://v2c4ucasgcskftbjt4c7phpkbqedcdcqo23tkamleapoa5o6fygq.cdn.ampproject.org", wantErr: ErrNotReversible},
 	// spec: step 1, "xn---com-p33b41770a becomes ⚡😊-com"; step 4 encodes it.
 	{in: "https://xn---com-p33b41770a.cdn.ampproject.org", want: "xn--57hw060o.com"},
+	// An IDN publisher domain: bücher.de.
+	{in: "https://xn--bcher-de-65a.cdn.ampproject.org", want: "xn--bcher-kva.de"},
 	// spec: step 3, "a--b-example-com becomes a-b.example.com".
 	{in: "https://a--b-example-com.cdn.ampproject.org", want: "a-b.example.com"},
 	// spec: Basic Algorithm examples, reversed: example.com.
@@ -49,6 +52,15 @@ var publisherDomainTests = []struct {
 	{in: "https://xn---com-lra.cdn.ampproject.org", wantErr: ErrInvalidOrigin},
 	// The security check: a prefix that needed the 0- -0 wrap but lacks it.
 	{in: "https://en--us-example-com.cdn.ampproject.org", wantErr: ErrInvalidOrigin},
+	// Step 2 is ambiguous: the reading without it is the domain 0.a-0.
+	{in: "https://0-a--0.cdn.ampproject.org", want: "0.a-0"},
+	// Step 2 with "--" at positions 3 and 4 is the spec's reading, though
+	// "0.ab-cd.0" has the same prefix (it is no host for a URL parser).
+	{in: "https://0-ab--cd-0.cdn.ampproject.org", want: "ab-cd"},
+	// An IPv4 address is not a publisher domain.
+	{in: "https://1-2-3-4.cdn.ampproject.org", wantErr: ErrInvalidOrigin},
+	// Found by fuzzing: 0.0.1.0 is an IPv4 address; 0.1 has prefix 0-1.
+	{in: "https://0-0-1-0.cdn.ampproject.org", wantErr: ErrInvalidOrigin},
 	// Invalid Punycode after "xn--".
 	{in: "https://xn--99999999999-a.cdn.ampproject.org", wantErr: ErrInvalidOrigin},
 	// Another scheme.
@@ -112,6 +124,7 @@ func TestPublisherDomainRoundTrip(t *testing.T) {
 		"example.com", "www.example.com", "foo-example.com", "en-us.example.com",
 		"xn--57hw060o.com", "a-b.example.com", "xn--bcher-kva.example", "1.2.3.com",
 		"a--b.example", "0-0.example", "-0.example", "x-.example", "xn--c1yn36f.com",
+		"0.a-0", "0.example.0", "0.0.1.0", "ab-cd", "0.en-us.example",
 	}
 	for _, d := range domains {
 		t.Run(d, func(t *testing.T) {
@@ -121,6 +134,9 @@ func TestPublisherDomainRoundTrip(t *testing.T) {
 }
 
 func checkPublisherDomainRoundTrip(t *testing.T, d string) {
+	if a, err := idna.Punycode.ToASCII(d); err != nil || ipv4Like.MatchString(a) {
+		return // not a host in a URL, so not a publisher domain
+	}
 	for _, c := range builtinCaches {
 		o, err := c.Origin(d)
 		if err != nil {
@@ -174,17 +190,36 @@ func slowPublisherDomain(origin string, caches []Cache) (string, error) {
 	if !strings.Contains(prefix, "-") {
 		return "", ErrNotReversible
 	}
+	d, ok := slowReverse(prefix, true)
+	if !ok && strings.HasPrefix(prefix, "0-") && strings.HasSuffix(prefix, "-0") {
+		// Decision: the reading without step 2.
+		d, ok = slowReverse(prefix, false)
+	}
+	// Decision: an IPv4 address is not a publisher domain.
+	if !ok || ipv4Like.MatchString(d) {
+		return "", fail
+	}
+	return d, nil
+}
+
+// ipv4Like matches a domain that a URL parser reads as an IPv4 address:
+// its last label, after one root dot, is a number.
+var ipv4Like = regexp.MustCompile(`(^|\.)([0-9]+|0[xX][0-9a-fA-F]*)\.?$`)
+
+// slowReverse runs steps 1 to 4, with or without step 2, and the security
+// check.
+func slowReverse(prefix string, step2 bool) (string, bool) {
 	s := prefix
 	// Step 1.
 	if strings.HasPrefix(s, "xn--") {
 		u, err := idna.Punycode.ToUnicode(s)
 		if err != nil {
-			return "", fail
+			return "", false
 		}
 		s = u
 	}
 	// Step 2.
-	if len(s) >= 4 && strings.HasPrefix(s, "0-") && strings.HasSuffix(s, "-0") {
+	if step2 && len(s) >= 4 && strings.HasPrefix(s, "0-") && strings.HasSuffix(s, "-0") {
 		s = s[2 : len(s)-2]
 	}
 	// Step 3.
@@ -203,12 +238,12 @@ func slowPublisherDomain(origin string, caches []Cache) (string, error) {
 	// Step 4.
 	d, err := idna.Punycode.ToASCII(b.String())
 	if err != nil {
-		return "", fail
+		return "", false
 	}
 	if p, err := DomainPrefix(d); err != nil || p != prefix {
-		return "", fail
+		return "", false
 	}
-	return d, nil
+	return d, true
 }
 
 func BenchmarkPublisherDomain(b *testing.B) {
@@ -233,4 +268,42 @@ func TestPublisherDomainAllocs(t *testing.T) {
 	if n > 1 {
 		t.Errorf("PublisherDomain on a human-readable origin: %v allocs, want at most 1", n)
 	}
+}
+
+// FuzzPublisherDomain checks that PublisherDomain never panics, that it
+// agrees with the slow oracle, that a result's origin is the input, and,
+// reading the input as a domain, that the round trip through Cache.Origin
+// holds.
+func FuzzPublisherDomain(f *testing.F) {
+	for _, tt := range publisherDomainTests {
+		f.Add(tt.in)
+	}
+	for _, h := range wptHosts(f) {
+		f.Add(h)
+		if o, err := builtinCaches[0].Origin(h); err == nil {
+			f.Add(o)
+		}
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		got, err := PublisherDomain(in)
+		slow, slowErr := slowPublisherDomain(in, builtinCaches)
+		if (err == nil) != (slowErr == nil) || slow != got {
+			t.Fatalf("PublisherDomain(%q) = %q, %v; slow oracle %q, %v", in, got, err, slow, slowErr)
+		}
+		if err == nil {
+			host := strings.TrimSuffix(strings.ToLower(in), ":443")
+			found := false
+			for _, c := range builtinCaches {
+				if o, _ := c.Origin(got); o == host {
+					found = true
+				}
+			}
+			if !found {
+				t.Fatalf("PublisherDomain(%q) = %q, whose origins are not the input", in, got)
+			}
+		} else if !strings.HasPrefix(err.Error(), "ampcache: ") {
+			t.Fatalf("error %q lacks the package prefix", err)
+		}
+		checkPublisherDomainRoundTrip(t, in)
+	})
 }
