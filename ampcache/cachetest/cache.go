@@ -173,8 +173,10 @@ func (c *Cache) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	uri := r.RequestURI
-	if uri == "" {
-		uri = r.URL.RequestURI() // a request built for a handler directly
+	if !strings.HasPrefix(uri, "/") {
+		// The absolute form of a request target, or a request built for a
+		// handler directly: r.URL has the path and query.
+		uri = r.URL.RequestURI()
 	}
 	if len(uri) > MaxURLLength {
 		c.fail(w, http.StatusRequestURITooLong, newError(ErrURLTooLong, uri[:64]+"...", strconv.Itoa(len(uri))+" bytes"))
