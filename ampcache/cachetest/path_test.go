@@ -8,7 +8,7 @@ import (
 
 // slowServing is the oracle for parseServing: the serving types of the
 // spec's "URL Path" this cache serves, as one regular expression.
-var slowServing = regexp.MustCompile(`^/(c|v|i|r|ii/w[1-9][0-9]{0,4})(/.*)$`)
+var slowServing = regexp.MustCompile(`(?s)^/(c|v|i|r|ii/w[1-9][0-9]{0,4})(/.*)$`)
 
 func TestParseServing(t *testing.T) {
 	tests := []struct {
