@@ -216,4 +216,3 @@ func FuzzReadAMP(f *testing.F) {
 		checkAMPOracle(t, doc)
 	})
 }
-
