@@ -332,3 +332,45 @@ func TestCache(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkServeHTTP measures one cache request for an AMP page, through
+// the mounted handler and the in-process origin: mapping, prefix check,
+// fetch, AMP check and response.
+func BenchmarkServeHTTP(b *testing.B) {
+	c, err := cachetest.New(publisher())
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := httptest.NewRequest("GET", cdn+"/c/s/www.example.com/index.amp.html?amp_js_v=0.1", nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		w := httptest.NewRecorder()
+		c.ServeHTTP(w, r)
+		if w.Code != 200 {
+			b.Fatal(w.Code)
+		}
+	}
+}
+
+// BenchmarkServer measures one request through the server's client, over
+// TLS on loopback.
+func BenchmarkServer(b *testing.B) {
+	s, err := cachetest.NewServer(publisher())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	c := s.Client()
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := c.Get(cdn + "/c/s/www.example.com/index.amp.html")
+		if err != nil {
+			b.Fatal(err)
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			b.Fatal(res.StatusCode)
+		}
+	}
+}

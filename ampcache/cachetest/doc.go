@@ -83,7 +83,10 @@
 //   - Bounds. A URL over [MaxURLLength] bytes gets 414, a method other
 //     than GET and HEAD gets 405, an origin body over [DefaultMaxBodySize]
 //     bytes and a fetch over [DefaultTimeout] get 404. No request causes
-//     more than one bounded fetch per redirect.
+//     more than one bounded fetch per redirect. Once the cache has what it
+//     needs, it closes the origin's body: an in-process origin's writes
+//     then fail and its request's context is done. A handler that ignores
+//     both keeps running, as it would under net/http.
 //   - Hosts. A host on a cache domain matches ignoring ASCII case, a port
 //     and a final dot. On a [Server], a request for any other host goes to
 //     the origin, as the publisher's own site, so a client can follow the

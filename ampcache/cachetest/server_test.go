@@ -172,3 +172,36 @@ func TestOriginMisbehaves(t *testing.T) {
 		})
 	}
 }
+
+func TestIsCacheHost(t *testing.T) {
+	c, err := cachetest.New(http.NotFoundHandler())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		// spec "Domain Name Prefix": a prefix on the Google AMP Cache.
+		{in: "www-example-com.cdn.ampproject.org", want: true},
+		// A prefix on the Bing AMP Cache.
+		{in: "www-example-com.www.bing-amp.com", want: true},
+		// The cache domain itself, which the cache redirects to a prefix.
+		{in: "cdn.ampproject.org", want: true},
+		// Case and port do not matter.
+		{in: "A.CDN.AMPPROJECT.ORG:443", want: true},
+		// The publisher's own host.
+		{in: "www.example.com"},
+		// A look-alike.
+		{in: "cdn.ampproject.org.evil.com"},
+		// Empty.
+		{in: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			if got := c.IsCacheHost(tt.in); got != tt.want {
+				t.Errorf("IsCacheHost(%q) = %v, want %v", tt.in, got, tt.want)
+			}
+		})
+	}
+}
