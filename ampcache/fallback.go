@@ -23,7 +23,7 @@ func FallbackPrefix(domain string) string {
 	return string(appendFallback(buf[:0], domain))
 }
 
-func appendFallback(dst []byte, domain string) []byte {
+func appendFallback[S ~string | ~[]byte](dst []byte, domain S) []byte {
 	sum := sha256.Sum256([]byte(domain))
 	return fallbackEncoding.AppendEncode(dst, sum[:])
 }

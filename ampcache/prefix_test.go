@@ -1,0 +1,407 @@
+package ampcache
+
+import (
+	"errors"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"golang.org/x/net/idna"
+)
+
+// prefixTests are the Basic Algorithm's table and the spec decisions of the
+// package documentation, each as a row. Rows are named in the spec's words.
+var prefixTests = []struct {
+	name       string
+	in         string
+	want       string // "" with a fallback: the FallbackPrefix of fallbackOf
+	fallbackOf string
+	wantErr    error
+}{
+	// spec: Basic Algorithm examples, every row of the table.
+	{name: "spec: Basic Algorithm: example.com", in: "example.com", want: "example-com"},
+	{name: "spec: Basic Algorithm: foo.example.com", in: "foo.example.com", want: "foo-example-com"},
+	{name: "spec: Basic Algorithm: foo-example.com", in: "foo-example.com", want: "foo--example-com"},
+	{name: "spec: Basic Algorithm: xn--57hw060o.com (⚡😊.com)", in: "xn--57hw060o.com", want: "xn---com-p33b41770a"},
+	{name: "spec: Basic Algorithm: en-us.example.com", in: "en-us.example.com", want: "0-en--us-example-com-0"},
+	// spec: the URL Format introduction, "pub.com will map to pub-com.cdn.ampproject.org".
+	{name: "spec: URL Format: pub.com", in: "pub.com", want: "pub-com"},
+	// spec: "AMP Cache Origin to Publisher Domain": the first Origin example's domain.
+	{name: "spec: Origin example: www.example.com", in: "www.example.com", want: "www-example-com"},
+	// spec: reverse step 3's example, "a--b-example-com becomes a-b.example.com".
+	{name: "spec: reverse step 3: a-b.example.com", in: "a-b.example.com", want: "a--b-example-com"},
+
+	// Decision a: ASCII letters in any case are lowercased (UTS #46 mapping).
+	{name: "decision a: uppercase", in: "WWW.Example.COM", want: "www-example-com"},
+	// Decision a: one trailing root dot is dropped.
+	{name: "decision a: trailing root dot", in: "example.com.", want: "example-com"},
+	// Decision a: an ideographic full stop is a dot, also as the root dot.
+	{name: "decision a: ideographic full stop", in: "example\u3002com\u3002", want: "example-com"},
+	// Decision a: a U-label and its A-label give the same prefix.
+	{name: "decision a: U-label", in: "bücher.de", want: "xn--bcher-de-65a"},
+	{name: "decision a: A-label", in: "xn--bcher-kva.de", want: "xn--bcher-de-65a"},
+	{name: "decision a: A-label in uppercase", in: "XN--BCHER-KVA.DE", want: "xn--bcher-de-65a"},
+	// Decision a: Unicode uppercase is mapped to lowercase.
+	{name: "decision a: Unicode uppercase", in: "BÜCHER.de", want: "xn--bcher-de-65a"},
+	// Decision a: NFC: a decomposed ü is composed.
+	{name: "decision a: NFC", in: "bu\u0308cher.de", want: "xn--bcher-de-65a"},
+	// Decision a: non-transitional: ß is kept, not mapped to "ss".
+	{name: "decision a: ß kept", in: "faß.de", want: "xn--fa-de-mqa"},
+	// Decision a: a soft hyphen is mapped away, as in a browser.
+	{name: "decision a: soft hyphen", in: "a\u00adb.com", want: "ab-com"},
+	// Decision a and issue 4 c: a CJK host.
+	{name: "decision a: 點看.com", in: "點看.com", want: "xn---com-k47jg78q"},
+
+	// Decision b: errors.
+	{name: "decision b: empty", in: "", wantErr: ErrEmpty},
+	{name: "decision b: empty label a..b", in: "a..b", wantErr: ErrEmptyLabel},
+	{name: "decision b: leading dot", in: ".example.com", wantErr: ErrEmptyLabel},
+	{name: "decision b: dots only", in: "...", wantErr: ErrEmptyLabel},
+	{name: "decision b: root only", in: ".", wantErr: ErrEmptyLabel},
+	{name: "decision b: two root dots", in: "example.com..", wantErr: ErrEmptyLabel},
+	{name: "decision b: empty label by mapping", in: "a\u3002\u3002b", wantErr: ErrEmptyLabel},
+	{name: "decision b: empty label in a Unicode domain", in: "ü..com", wantErr: ErrEmptyLabel},
+	{name: "decision b: control character", in: "a\x01b.com", wantErr: ErrInvalidHost},
+	{name: "decision b: NUL", in: "a\x00b.com", wantErr: ErrInvalidHost},
+	{name: "decision b: tab", in: "a\tb.com", wantErr: ErrInvalidHost},
+	{name: "decision b: space", in: "a b.com", wantErr: ErrInvalidHost},
+	{name: "decision b: DEL", in: "a\x7fb.com", wantErr: ErrInvalidHost},
+	{name: "decision b: #", in: "a#b.com", wantErr: ErrInvalidHost},
+	{name: "decision b: %", in: "a%41.com", wantErr: ErrInvalidHost},
+	{name: "decision b: /", in: "a/b.com", wantErr: ErrInvalidHost},
+	{name: "decision b: :", in: "example.com:443", wantErr: ErrInvalidHost},
+	{name: "decision b: <", in: "a<b.com", wantErr: ErrInvalidHost},
+	{name: "decision b: >", in: "a>b.com", wantErr: ErrInvalidHost},
+	{name: "decision b: ?", in: "a?b.com", wantErr: ErrInvalidHost},
+	{name: "decision b: @", in: "user@example.com", wantErr: ErrInvalidHost},
+	{name: "decision b: [", in: "[::1]", wantErr: ErrInvalidHost},
+	{name: "decision b: backslash", in: "a\\b.com", wantErr: ErrInvalidHost},
+	{name: "decision b: ]", in: "a]b.com", wantErr: ErrInvalidHost},
+	{name: "decision b: ^", in: "a^b.com", wantErr: ErrInvalidHost},
+	{name: "decision b: |", in: "a|b.com", wantErr: ErrInvalidHost},
+	{name: "decision b: forbidden in a Unicode domain", in: "ü b.com", wantErr: ErrInvalidHost},
+	{name: "decision b: invalid UTF-8", in: "a\xffb.com", wantErr: ErrInvalidHost},
+	{name: "decision b: xn-- alone", in: "xn--", wantErr: ErrInvalidPunycode},
+	{name: "decision b: xn---", in: "xn---", wantErr: ErrInvalidPunycode},
+	{name: "decision b: xn--99999a", in: "xn--99999a", wantErr: ErrInvalidPunycode},
+	{name: "decision b: invalid punycode in a later label", in: "www.xn--99999a.com", wantErr: ErrInvalidPunycode},
+	{name: "decision b: 254 bytes", in: strings.Repeat("a.", 126) + "ab", wantErr: ErrTooLong},
+	{name: "decision b: 254 bytes in ASCII form", in: strings.Repeat("ü.", 42) + "a", wantErr: ErrTooLong},
+	{name: "decision b: 253 bytes is not too long", in: strings.Repeat("a.", 126) + "a", fallbackOf: strings.Repeat("a.", 126) + "a"},
+	{name: "decision b: 253 bytes and a root dot", in: strings.Repeat("a.", 126) + "a.", fallbackOf: strings.Repeat("a.", 126) + "a"},
+
+	// Decision c: the prefix would exceed 63 characters.
+	{name: "decision c: 64 characters", in: strings.Repeat("a", 60) + ".com", fallbackOf: strings.Repeat("a", 60) + ".com"},
+	{name: "decision c: 63 characters", in: strings.Repeat("a", 59) + ".com", want: strings.Repeat("a", 59) + "-com"},
+	{name: "decision c: 64 characters after the wrap", in: "ab-" + strings.Repeat("c", 52) + ".com", fallbackOf: "ab-" + strings.Repeat("c", 52) + ".com"},
+	{name: "decision c: 63 characters after the wrap", in: "ab-" + strings.Repeat("c", 51) + ".com", want: "0-ab--" + strings.Repeat("c", 51) + "-com-0"},
+	// Lengths after punycode checked with Python's punycode codec.
+	{name: "decision c: 64 characters after punycode", in: strings.Repeat("ü", 13) + strings.Repeat("a", 40) + ".com", fallbackOf: strings.Repeat("ü", 13) + strings.Repeat("a", 40) + ".com"},
+	{name: "decision c: 63 characters after punycode", in: strings.Repeat("ü", 12) + strings.Repeat("a", 40) + ".com", want: "xn--" + strings.Repeat("a", 40) + "-com-pte" + strings.Repeat("a", 11)},
+	// Decision c: no "-" in the prefix.
+	{name: "decision c: localhost", in: "localhost", fallbackOf: "localhost"},
+	{name: "decision c: ab", in: "ab", fallbackOf: "ab"},
+	// A dotless Unicode label's prefix, "xn--tda", has hyphens: it reverses.
+	{name: "decision c: dotless U-label", in: "ü", want: "xn--tda"},
+	// Decision c: the host fails UTS #46 validation.
+	{name: "decision c: in--trouble.com", in: "in--trouble.com", fallbackOf: "in--trouble.com"},
+	{name: "decision c: -foo.com", in: "-foo.com", fallbackOf: "-foo.com"},
+	{name: "decision c: foo-.com", in: "foo-.com", fallbackOf: "foo-.com"},
+	{name: "decision c: _dmarc.example.com", in: "_dmarc.example.com", fallbackOf: "_dmarc.example.com"},
+	{name: "decision c: label starting with U+0314", in: "\u0314a.com", fallbackOf: "\u0314a.com"},
+	{name: "decision c: xn-- label of ASCII", in: "xn--abc-.com", fallbackOf: "xn--abc-.com"},
+	// Decision c: the prefix fails IDNA validation as one label (Bidi rule).
+	{name: "decision c: hello. and an Arabic domain", in: "hello.\u0645\u062B\u0627\u0644", fallbackOf: "hello.\u0645\u062B\u0627\u0644"},
+	{name: "decision c: xn--xgb49a.xn--xgb6g", in: "xn--xgb49a.xn--xgb6g", fallbackOf: "xn--xgb49a.xn--xgb6g"},
+	// An all-RTL domain stays one RTL label: human-readable (checked
+	// with Python's punycode codec).
+	{name: "decision c: Arabic domain", in: "\u0645\u062B\u0627\u0644.\u0625\u062E\u062A\u0628\u0627\u0631", want: "xn----vmceceld1a4a7pi"},
+
+	// Decision d: positions 3 and 4 are bytes of step 3's output, before
+	// punycode: "ab--ü-com" is wrapped.
+	{name: "decision d: ab-ü.com", in: "ab-ü.com", want: "xn--0-ab---com-0-ilb"},
+	// Decision d: "ü-b.com" gives "ü--b-com", whose bytes 3 and 4 are "--".
+	{name: "decision d: ü-b.com", in: "ü-b.com", want: "xn--0---b-com-0-uhb"},
+
+	// Decision e: the fallback hashes the domain with ASCII letters
+	// lowercased and the root dot removed.
+	{name: "decision e: LOCALHOST.", in: "LOCALHOST.", fallbackOf: "localhost"},
+	// Decision e: a Unicode domain is hashed as given, ASCII lowercased.
+	{name: "decision e: Unicode domain", in: "Hello.\u0645\u062B\u0627\u0644", fallbackOf: "hello.\u0645\u062B\u0627\u0644"},
+	// Decision e: an A-label is hashed as given, not decoded.
+	{name: "decision e: A-label", in: "XN--XGB49A.xn--xgb6g", fallbackOf: "xn--xgb49a.xn--xgb6g"},
+
+	// An IPv4 address is a valid host under UTS #46.
+	{name: "IPv4 address", in: "192.0.2.1", want: "192-0-2-1"},
+	// The security case of origin.go: "0.example.0" has the prefix that
+	// reads back as "example".
+	{name: "0.example.0", in: "0.example.0", want: "0-example-0"},
+}
+
+func TestDomainPrefix(t *testing.T) {
+	for _, tt := range prefixTests {
+		t.Run(tt.name, func(t *testing.T) {
+			want := tt.want
+			if tt.fallbackOf != "" {
+				want = FallbackPrefix(tt.fallbackOf)
+			}
+			got, err := DomainPrefix(tt.in)
+			if !errors.Is(err, tt.wantErr) || got != want {
+				t.Fatalf("DomainPrefix(%q) = %q, %v; want %q, %v", tt.in, got, err, want, tt.wantErr)
+			}
+			if err != nil {
+				if msg := err.Error(); !strings.HasPrefix(msg, "ampcache: ") || !strings.Contains(msg, strconv.Quote(tt.in)) {
+					t.Errorf("error %q does not start with the package name and quote the input", msg)
+				}
+				return
+			}
+			if !validPrefix.MatchString(got) {
+				t.Errorf("DomainPrefix(%q) = %q, not [a-z0-9-]{1,63}", tt.in, got)
+			}
+			// The slow oracle agrees wherever the decisions do not apply.
+			if slow, ok := slowDomainPrefix(tt.in); ok && slow != got {
+				t.Errorf("DomainPrefix(%q) = %q; slow oracle gives %q", tt.in, got, slow)
+			}
+		})
+	}
+}
+
+// TestDecisionCHostValid checks that the rows of decision c that fall back
+// for their prefix hold a host that x/net/idna accepts, so that the prefix
+// check, not the host check, is what they test.
+func TestDecisionCHostValid(t *testing.T) {
+	for _, d := range []string{"hello.\u0645\u062B\u0627\u0644", "xn--xgb49a.xn--xgb6g"} {
+		if _, err := idna.Lookup.ToASCII(d); err != nil {
+			t.Errorf("idna.Lookup.ToASCII(%q): %v; want a valid host", d, err)
+		}
+		for label := range strings.SplitSeq(d, ".") {
+			if _, err := idna.Lookup.ToASCII(label); err != nil {
+				t.Errorf("idna.Lookup.ToASCII(%q): %v; want a valid label", label, err)
+			}
+		}
+	}
+}
+
+// spec: Fallback Algorithm, "a 52 character string such as the following
+// with no - (hyphen)". The spec does not say which domain it hashes, so
+// this row checks its shape: what FallbackPrefix returns for every domain.
+func TestFallbackPrefixSpecExample(t *testing.T) {
+	const example = "v2c4ucasgcskftbjt4c7phpkbqedcdcqo23tkamleapoa5o6fygq"
+	if len(example) != FallbackLen {
+		t.Fatalf("spec example has %d characters; FallbackLen is %d", len(example), FallbackLen)
+	}
+	sum, err := fallbackEncoding.DecodeString(example)
+	if err != nil || len(sum) != 32 {
+		t.Fatalf("spec example is not unpadded lowercase base32 of 32 bytes: %v", err)
+	}
+	if got := fallbackEncoding.EncodeToString(sum); got != example {
+		t.Fatalf("re-encoding the spec example gives %q", got)
+	}
+	if got := FallbackPrefix("example.com"); !fallbackShape.MatchString(got) {
+		t.Errorf("FallbackPrefix(\"example.com\") = %q: not the spec's shape", got)
+	}
+	// spec: Combined Algorithm step 2's example host.
+	if got := example + ".cdn.ampproject.org"; got != "v2c4ucasgcskftbjt4c7phpkbqedcdcqo23tkamleapoa5o6fygq.cdn.ampproject.org" {
+		t.Errorf("Combined Algorithm step 2 example = %q", got)
+	}
+}
+
+func TestFallbackPrefix(t *testing.T) {
+	tests := []struct{ in, want string }{
+		// SHA-256("example.com") in lowercase base32, checked with Python's
+		// hashlib and base64.b32encode.
+		{"example.com", "un42n5xov642kxrxrqiyanhcoupgql5lt4wtbkyt2ijflbwodfdq"},
+		// The exact bytes: no lowercasing, no root-dot removal.
+		{"Example.com.", FallbackPrefix("Example.com.")},
+		// The empty string has a hash too.
+		{"", "4oymiquy7qobjgx36tejs35zeqt24qpemsnzgtfeswmrw6csxbkq"},
+	}
+	for _, tt := range tests {
+		if got := FallbackPrefix(tt.in); got != tt.want || !fallbackShape.MatchString(got) {
+			t.Errorf("FallbackPrefix(%q) = %q; want %q", tt.in, got, tt.want)
+		}
+	}
+	if FallbackPrefix("Example.com") == FallbackPrefix("example.com") {
+		t.Error("FallbackPrefix lowercased its input; it must hash the exact bytes")
+	}
+}
+
+// spec: "AMP Cache Origin to Publisher Domain", both Origin examples: the
+// domain prefix after removing "https://" and ".cdn.ampproject.org".
+func TestSpecOriginExamples(t *testing.T) {
+	tests := []struct {
+		origin, prefix string
+		hashed         bool
+	}{
+		{"https://www-example-com.cdn.ampproject.org", "www-example-com", false},
+		{"https://v2c4ucasgcskftbjt4c7phpkbqedcdcqo23tkamleapoa5o6fygq.cdn.ampproject.org", "v2c4ucasgcskftbjt4c7phpkbqedcdcqo23tkamleapoa5o6fygq", true},
+	}
+	for _, tt := range tests {
+		p := strings.TrimSuffix(strings.TrimPrefix(tt.origin, "https://"), ".cdn.ampproject.org")
+		if p != tt.prefix {
+			t.Fatalf("prefix of %q = %q; want %q", tt.origin, p, tt.prefix)
+		}
+		if hashed := !strings.Contains(p, "-"); hashed != tt.hashed {
+			t.Errorf("prefix %q hashed = %v; want %v", p, hashed, tt.hashed)
+		}
+		if tt.hashed {
+			if !fallbackShape.MatchString(p) {
+				t.Errorf("hashed prefix %q does not have the fallback's shape", p)
+			}
+			continue
+		}
+		if got, err := DomainPrefix("www.example.com"); err != nil || got != p {
+			t.Errorf("DomainPrefix(\"www.example.com\") = %q, %v; want %q", got, err, p)
+		}
+	}
+}
+
+var (
+	validPrefix   = regexp.MustCompile(`^[a-z0-9-]{1,63}$`)
+	fallbackShape = regexp.MustCompile(`^[a-z2-7]{52}$`)
+)
+
+// slowDomainPrefix follows the spec's five steps literally, with
+// x/net/idna doing the Punycode of steps 1 and 5. It reports false where a
+// decision of the package documentation gives an error instead.
+func slowDomainPrefix(domain string) (string, bool) {
+	// A root dot is ".", or a dot that UTS #46 maps to "." (decision a).
+	d := domain
+	for _, dot := range []string{".", "\u3002", "\uFF0E", "\uFF61"} {
+		if strings.HasSuffix(d, dot) {
+			d = strings.TrimSuffix(d, dot)
+			break
+		}
+	}
+	if d == "" || strings.Contains(d, "..") || strings.HasPrefix(d, ".") || !utf8.ValidString(d) || strings.ContainsAny(d, "\x00\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f #%/:<>?@[\\]^|\x7f") {
+		return "", false
+	}
+	ascii, err := idna.Lookup.ToASCII(d)
+	if len(ascii) > 253 {
+		return "", false
+	}
+	lowered := []byte(d)
+	for i, c := range lowered {
+		if 'A' <= c && c <= 'Z' {
+			lowered[i] = c + 'a' - 'A'
+		}
+	}
+	fallback := FallbackPrefix(string(lowered))
+	// Step 1: Punycode Decode the publisher domain.
+	u, err2 := idna.Lookup.ToUnicode(d)
+	if err != nil || err2 != nil {
+		return fallback, true
+	}
+	if strings.Contains(u, "..") || strings.HasPrefix(u, ".") || strings.HasSuffix(u, ".") {
+		return "", false
+	}
+	// Step 2: replace any "-" with "--".
+	s := strings.ReplaceAll(u, "-", "--")
+	// Step 3: replace any "." with "-".
+	s = strings.ReplaceAll(s, ".", "-")
+	// Step 4: a "-" at both positions 3 and 4: add "0-" and "-0".
+	if len(s) >= 4 && s[2] == '-' && s[3] == '-' {
+		s = "0-" + s + "-0"
+	}
+	// Step 5: Punycode Encode, checked as one DNS label.
+	p, err := idna.New(idna.MapForLookup(), idna.BidiRule(), idna.VerifyDNSLength(true), idna.Transitional(false)).ToASCII(s)
+	if err != nil || len(p) > 63 || !strings.Contains(p, "-") {
+		return fallback, true
+	}
+	return p, true
+}
+
+func TestNoAllocs(t *testing.T) {
+	dst := make([]byte, 0, 64)
+	for _, d := range []string{"www.example.com", "en-us.example.com", "localhost", strings.Repeat("a", 100) + ".com", "_dmarc.example.com", "EXAMPLE.COM."} {
+		if n := testing.AllocsPerRun(1000, func() { AppendDomainPrefix(dst[:0], d) }); n != 0 {
+			t.Errorf("AppendDomainPrefix(%q) makes %v allocations; want 0", d, n)
+		}
+	}
+	if n := testing.AllocsPerRun(1000, func() { FallbackPrefix("www.example.com") }); n != 1 {
+		t.Errorf("FallbackPrefix makes %v allocations; want 1, for the result", n)
+	}
+}
+
+// FuzzDomainPrefix checks that nothing panics, that every prefix matches
+// [a-z0-9-]{1,63}, that errors name the package, and that the fast code
+// agrees with the slow oracle wherever the decisions do not apply.
+func FuzzDomainPrefix(f *testing.F) {
+	for _, tt := range prefixTests {
+		f.Add(tt.in)
+	}
+	for _, s := range wptHosts(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, d string) {
+		got, err := DomainPrefix(d)
+		if err != nil {
+			if got != "" || !strings.HasPrefix(err.Error(), "ampcache: ") {
+				t.Fatalf("DomainPrefix(%q) = %q, %v", d, got, err)
+			}
+			return
+		}
+		if !validPrefix.MatchString(got) {
+			t.Fatalf("DomainPrefix(%q) = %q: not [a-z0-9-]{1,63}", d, got)
+		}
+		if slow, ok := slowDomainPrefix(d); ok && slow != got {
+			t.Fatalf("DomainPrefix(%q) = %q; slow oracle gives %q", d, got, slow)
+		}
+		b, err := AppendDomainPrefix([]byte("x"), d)
+		if err != nil || string(b) != "x"+got {
+			t.Fatalf("AppendDomainPrefix(%q) = %q, %v; want %q", d, b, err, "x"+got)
+		}
+	})
+}
+
+var benchHosts = []struct{ name, host string }{
+	{"ASCII", "www.example.com"},
+	{"IDN", "xn--bcher-kva.example"},
+	{"Wrapped", "en-us.example.com"},
+	{"Fallback", "itsaverylongsubdomainthatcannotfitintoonednslabelonceprefixed.example.com"},
+}
+
+func BenchmarkAppendDomainPrefix(b *testing.B) {
+	for _, h := range benchHosts {
+		b.Run(h.name, func(b *testing.B) {
+			b.ReportAllocs()
+			dst := make([]byte, 0, 64)
+			for b.Loop() {
+				dst, _ = AppendDomainPrefix(dst[:0], h.host)
+			}
+		})
+	}
+}
+
+func BenchmarkDomainPrefix(b *testing.B) {
+	for _, h := range benchHosts {
+		b.Run(h.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				DomainPrefix(h.host)
+			}
+		})
+	}
+}
+
+// BenchmarkIDNALookupToASCII is the baseline of the issue: one
+// idna.Lookup.ToASCII call on the same hosts, in the same run.
+func BenchmarkIDNALookupToASCII(b *testing.B) {
+	for _, h := range benchHosts {
+		b.Run(h.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				idna.Lookup.ToASCII(h.host)
+			}
+		})
+	}
+}
+
+func BenchmarkFallbackPrefix(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		FallbackPrefix("www.example.com")
+	}
+}

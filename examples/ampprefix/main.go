@@ -1,0 +1,52 @@
+// Command ampprefix prints the AMP Cache domain prefix of publisher domains.
+//
+// Usage:
+//
+//	go run ./examples/ampprefix example.com en-us.example.com
+//	printf 'example.com\nbücher.de\n' | go run ./examples/ampprefix
+//
+// It reads domains from its arguments, or one per line from standard input
+// when it has none, and prints "domain<TAB>prefix", or the error. It exits
+// with status 1 if any domain was invalid.
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+
+	"github.com/urlspec/urlspec/ampcache"
+)
+
+func main() {
+	out := bufio.NewWriter(os.Stdout)
+	defer out.Flush()
+	failed := false
+	show := func(domain string) {
+		prefix, err := ampcache.DomainPrefix(domain)
+		if err != nil {
+			fmt.Fprintf(out, "%s\t%v\n", domain, err)
+			failed = true
+			return
+		}
+		fmt.Fprintf(out, "%s\t%s\n", domain, prefix)
+	}
+	if len(os.Args) > 1 {
+		for _, d := range os.Args[1:] {
+			show(d)
+		}
+	} else {
+		sc := bufio.NewScanner(os.Stdin)
+		for sc.Scan() {
+			show(sc.Text())
+		}
+		if err := sc.Err(); err != nil {
+			fmt.Fprintln(os.Stderr, "ampprefix:", err)
+			failed = true
+		}
+	}
+	out.Flush()
+	if failed {
+		os.Exit(1)
+	}
+}
