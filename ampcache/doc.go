@@ -50,4 +50,118 @@
 //
 // [AppendDomainPrefix] makes no allocations for an ASCII domain; Unicode
 // domains go through golang.org/x/net/idna and allocate.
+//
+// # Caches
+//
+// [Caches] returns the built-in list of AMP Caches, generated from the AMP
+// project's caches.json (build-system/global-configs/caches.json; source
+// and date in [CachesVersion]): Google's cdn.ampproject.org and Bing's
+// www.bing-amp.com. The package-level functions use it. A caller who keeps
+// a newer list reads it with [ParseCaches] and builds a [Registry] with
+// [NewRegistry]; both reject an empty list, an empty or repeated id, and a
+// cacheDomain that is not a lowercase host name or is repeated.
+//
+// # Cache URLs
+//
+// [CacheURL] and [AppendCacheURL] build the URL of a publisher URL on a
+// cache, by the spec's "URL Path": "https://" + DomainPrefix(host) + "." +
+// cacheDomain, then "/" + a [Serving], "/s" for an https publisher URL, and
+// "/" + the host and the rest of the publisher URL. Decisions:
+//
+//	a. The publisher URL must be an absolute http or https URL with a
+//	   domain. The scheme may be in any case, and "\" counts as "/", as in
+//	   a URL parser. Everything else is an error ([ErrInvalidURL] or
+//	   [ErrInvalidHost]): another scheme, a relative URL, one or three
+//	   slashes after the scheme (which a browser would repair, so that the
+//	   cache URL would not show the publisher URL as written), an ASCII
+//	   control character or DEL anywhere (which a browser would drop or
+//	   escape), an IP address (the WHATWG "ends in a number" rule: 192.0.2.1,
+//	   example.0x7f; an AMP Cache serves domains), a host without a dot (the
+//	   AMP runtime rejects it, and the http host "s" would read as the https
+//	   infix), and a URL over 2 MiB (Chromium's limit, [ErrTooLong]).
+//	b. Userinfo is an error, even empty: credentials are never copied into
+//	   a cache URL. (The AMP toolbox copies them.)
+//	c. The host in the path is the host as a URL parser serialises it: a
+//	   percent-encoded or Unicode host is decoded and mapped by UTS #46 to
+//	   its ASCII form ("https://點看.com" gives ".../c/s/xn--c1yn36f.com"),
+//	   and letters are lowercased. A root dot is kept in the path, as a URL
+//	   parser keeps it; DomainPrefix drops it.
+//	d. The path, query and fragment are kept byte for byte, with no
+//	   re-escaping: "https://example.com" keeps no slash after the host, and
+//	   "https://example.com/" keeps it, since a cache treats the two as
+//	   different documents. Cache-only query parameters are kept too.
+//	e. The default port (80 for http, 443 for https, with any leading
+//	   zeros, or an empty port) is dropped. Any other port is kept in the
+//	   path as "%3A" and the port without leading zeros
+//	   ("http://origin.com:81/a" gives ".../c/origin.com%3A81/a"): the AMP
+//	   runtime decodes it, and [SourceURL] restores it, so the publisher URL
+//	   survives the round trip.
+//	f. The cacheDomain must be a host name, and is lowercased. A Serving is
+//	   one or more segments of [a-z0-9] joined by "/", at most 64 bytes, and
+//	   an "ii/w" width is a positive number without leading zeros
+//	   ([ImageMaxWidth]); it is never escaped ([ErrInvalidServing]).
+//
+// With a dst that has room, AppendCacheURL makes no allocations for a
+// publisher URL with an ASCII host; CacheURL makes one, for its result.
+//
+// # Reading an Origin back
+//
+// [PublisherDomain] reads the publisher domain from a cache's CORS Origin,
+// by the spec's "AMP Cache Origin to Publisher Domain". It accepts only
+// "https://" + one label + "." + a registered cacheDomain, in any case,
+// with an optional ":443". A prefix without "-" is a hash, which cannot be
+// reversed: the error wraps [ErrNotReversible], and the caller compares the
+// Origin with [Cache.Origin] or [Registry.Origins] of the domains it knows.
+//
+// The spec's reverse steps are not injective, so a prefix cannot be
+// trusted to name the domain the steps read from it. "0-example-0" reads
+// as "example" (strip "0-" and "-0", then nothing to decode), but the
+// prefix of "example" is a hash, since a prefix without "-" must be one:
+// no cache serves "example" at 0-example-0. (That prefix belongs to
+// "0.example.0".) PublisherDomain therefore accepts a result only if its
+// [DomainPrefix] is the prefix it was read from, and returns an error
+// wrapping [ErrInvalidOrigin] otherwise. Two further decisions follow from
+// that check:
+//
+//   - Step 2 is ambiguous. "0-a--0" is the prefix of "0.a-0", which was
+//     never wrapped, and stripping "0-" and "-0" gives "a." instead. When
+//     the stripped reading fails the check, PublisherDomain tries the
+//     reading without step 2. When both pass ("0-ab--cd-0" is the prefix of
+//     "ab-cd" and of "0.ab-cd.0"), the spec's reading wins; the other
+//     always ends in the label "0", which no URL can have as its host.
+//   - A result that a URL parser reads as an IPv4 address ("1-2-3-4" gives
+//     "1.2.3.4") is an error, as it is in CacheURL: an AMP Cache serves
+//     domains.
+//
+// So PublisherDomain("https://" + DomainPrefix(d) + ".cdn.ampproject.org")
+// is d, in ASCII, lowercase form, for every host d of a URL whose prefix is
+// human-readable; this is tested and fuzzed. A human-readable Origin costs
+// one allocation.
+//
+// # Source URLs
+//
+// [SourceURL] inverts CacheURL, as the AMP runtime's getSourceUrl does: it
+// reads the serving type, "s" for https, and the percent-encoded publisher
+// host from the path of a URL on a registered cacheDomain, or one label
+// below it ([A-Za-z0-9_-], the runtime's pattern). It accepts the serving
+// types c, v, wp, cert, i, ii/w<N> and r, and the runtime's older a and ad;
+// anything else, such as the spec's "Redirect & Error Handling" examples,
+// whose paths start with the publisher host, is an error wrapping
+// [ErrInvalidURL]. A URL not on a cache is an error wrapping
+// [ErrNotCacheURL]. It removes the query parameters the runtime removes:
+// amp_js_* (by prefix), amp_gsa, amp_r, amp_kit and usqp (by whole name:
+// the runtime's patterns match these by prefix too, and would also drop
+// amp_react=1), every occurrence, and keeps every other parameter, in
+// order, and the fragment. A query from which nothing is removed is kept byte for byte.
+//
+// SourceURL does not authenticate: nothing ties the subdomain to the host
+// in the path, so anyone can build a cache URL that names any publisher
+// URL. To learn which publisher a CORS request comes from, read its Origin
+// with PublisherDomain.
+//
+// SourceURL(CacheURL(u)) is u for every u that CacheURL accepts with a
+// serving type SourceURL reads, except for what CacheURL normalises: the
+// scheme's case, backslashes after the scheme, the host's form and case,
+// the default port, and cache-only query parameters, which SourceURL
+// removes. This is tested and fuzzed.
 package ampcache
