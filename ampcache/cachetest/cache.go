@@ -193,7 +193,7 @@ func (c *Cache) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, http.StatusNotFound, newError(ErrUnknownServing, uri, "serving types are c, v, i, ii/w<N> and r"))
 		return
 	}
-	pub, err := c.publisherURL(domain, s, uri)
+	pub, err := c.publisherURL(domain, uri)
 	if err != nil {
 		c.fail(w, http.StatusNotFound, err)
 		return
@@ -236,12 +236,7 @@ func (c *Cache) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // publisherURL maps a cache request back to its publisher URL, with the
 // cache-only query parameters removed.
-func (c *Cache) publisherURL(domain string, s serving, uri string) (*url.URL, error) {
-	// The width of ii/w<N> only asks for a smaller image; map the URL as
-	// the plain image serving type i it is otherwise.
-	if !s.document && s.dir != "i" && s.dir != "r" {
-		uri = "/i" + strings.TrimPrefix(uri, "/"+s.dir)
-	}
+func (c *Cache) publisherURL(domain, uri string) (*url.URL, error) {
 	src, err := c.registry.SourceURL("https://" + domain + uri)
 	if err != nil {
 		return nil, newError(ErrInvalidURL, uri, err.Error())

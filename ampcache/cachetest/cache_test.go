@@ -246,6 +246,8 @@ func TestCache(t *testing.T) {
 		{name: "URL Path/cache-only parameters are not passed", in: cdn + "/c/s/www.example.com/echo?a=1&amp_latest_update_time=5&amp_js_v=0.1&b=%20&usqp=mq331AQ&amp_gsa=1&amp_kit=1&amp_r=1", want: 200, body: "uri=/echo?a=1&b=%20 "},
 		// Only cache-only parameters: the origin sees no query.
 		{name: "URL Path/only cache-only parameters", in: cdn + "/c/s/www.example.com/echo?amp_js_v=a0", want: 200, body: "uri=/echo "},
+		// A non-default port, percent-encoded in the cache path as the AMP runtime decodes it, reaches the origin in Host.
+		{name: "URL Path/publisher port", in: cdn + "/c/s/www.example.com%3A8443/echo", want: 200, body: "host=www.example.com:8443 "},
 		// The origin sees the publisher host and the cache's user agent, and none of the client's credentials.
 		{name: "URL Path/origin request", in: cdn + "/c/s/www.example.com/echo", want: 200, body: `host=www.example.com cookie="" auth="" ua="Mozilla/5.0 (compatible; Google-AMPHTML; urlspec cachetest)"`},
 

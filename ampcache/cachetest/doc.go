@@ -62,7 +62,7 @@
 //     golang.org/x/net/html.
 //   - Subresources as they are. i, ii/w<N> and r serve the origin's bytes
 //     unchanged: an image is not resized to the width of ii/w<N>, and the
-//     width is only checked to be w1 to w99999. wp (signed exchanges) and
+//     width is only checked to be a positive decimal number. wp (signed exchanges) and
 //     cert are not served: 404.
 //   - Documents as they are. The cache does not rewrite a document's
 //     URLs to cache URLs, nor add the AMP runtime, as the real cache does.

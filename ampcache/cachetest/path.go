@@ -20,7 +20,8 @@ type serving struct {
 //
 //   - c (Content) and v (Viewer) serve AMP documents;
 //   - i (Image), ii/w<N> (Image with a maximum width of N pixels, N a
-//     decimal number from 1 to 99999 without leading zeros), and r
+//     positive decimal number without leading zeros, as
+//     [ampcache.ImageMaxWidth] makes it), and r
 //     (Resource, for fonts and other subresources) serve subresources.
 //
 // Every other serving type, including wp and cert, reports ok == false.
@@ -44,11 +45,11 @@ func parseServing(path string) (s serving, rest string, ok bool) {
 	return serving{}, "", false
 }
 
-// validWidth reports whether w is "w<N>" with N in 1..99999, without
-// leading zeros.
+// validWidth reports whether w is "w<N>" with N a positive decimal number
+// without leading zeros.
 func validWidth(w string) bool {
 	n, ok := strings.CutPrefix(w, "w")
-	if !ok || len(n) == 0 || len(n) > 5 || n[0] == '0' {
+	if !ok || len(n) == 0 || n[0] == '0' {
 		return false
 	}
 	for i := 0; i < len(n); i++ {
