@@ -119,6 +119,11 @@ func publisher() http.Handler {
 	mux.HandleFunc("/stall", func(w http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done()
 	})
+	mux.HandleFunc("/stall-mid-body", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "<html amp><body>half a page")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	})
 	mux.HandleFunc("/panic", func(w http.ResponseWriter, r *http.Request) { panic("origin bug") })
 	mux.HandleFunc("/canonical.html", func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "<html><body>canonical page</body></html>")
@@ -283,6 +288,8 @@ func TestCache(t *testing.T) {
 		{name: "Hostile/endless body", in: cdn + "/c/s/www.example.com/endless", want: 404, body: "origin body too large"},
 		// Hostile: an origin that never answers is cut at the time bound.
 		{name: "Hostile/stalled origin", in: cdn + "/c/s/www.example.com/stall", want: 404, body: "timed out"},
+		// Hostile: an origin that stops in the middle of its body is cut at the time bound.
+		{name: "Hostile/origin stalls mid-body", in: cdn + "/c/s/www.example.com/stall-mid-body", want: 404, body: "timed out"},
 		// Hostile: an origin handler that panics is a failed fetch, not a crash.
 		{name: "Hostile/panicking origin", in: cdn + "/c/s/www.example.com/panic", want: 404},
 		// Hostile: a publisher host that is not a host.

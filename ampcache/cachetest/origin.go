@@ -3,6 +3,8 @@ package cachetest
 import (
 	"context"
 	"crypto/tls"
+	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -59,6 +61,8 @@ func OriginURL(baseURL string) (http.Handler, error) {
 			r.Out.Host = r.In.Host
 		},
 		Transport: transport,
+		// The cache cuts bodies short on purpose; the error page says why.
+		ErrorLog: log.New(io.Discard, "", 0),
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			http.Error(w, "cachetest: origin "+target.String()+": "+err.Error(), http.StatusBadGateway)
 		},

@@ -57,7 +57,7 @@ func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		ProtoMajor:    1,
 		ProtoMinor:    1,
 		Header:        w.sent,
-		Body:          &pipeBody{pr: pr, stop: stop},
+		Body:          &pipeBody{ctx: ctx, pr: pr, stop: stop},
 		ContentLength: -1,
 		Request:       req,
 	}, nil
@@ -143,11 +143,24 @@ func (w *pipeWriter) fail(err error) {
 // pipeBody is the body of an in-process response. Closing it stops the
 // handler's writes and the context watch.
 type pipeBody struct {
+	ctx  context.Context
 	pr   *io.PipeReader
 	stop func() bool
 }
 
-func (b *pipeBody) Read(p []byte) (int, error) { return b.pr.Read(p) }
+// Read reads the handler's body. Once the request's context is done, the
+// body ends in the context's error, as a network response's would, even
+// if the handler returned meanwhile: a body cut short is never taken for a
+// whole one.
+func (b *pipeBody) Read(p []byte) (int, error) {
+	n, err := b.pr.Read(p)
+	if err != nil {
+		if cerr := b.ctx.Err(); cerr != nil {
+			return n, cerr
+		}
+	}
+	return n, err
+}
 
 func (b *pipeBody) Close() error {
 	b.stop()
