@@ -111,7 +111,9 @@ func (s *Server) Client() *http.Client {
 }
 
 // Close shuts down the server, closing its listener and connections, and
-// the idle connections of its client.
+// the idle connections of its client. Unlike [net/http/httptest.Server.Close], it
+// does not wait for handlers still running: their requests' contexts are
+// done, and the cache's own fetches end within their time bound.
 func (s *Server) Close() {
 	s.srv.Close()
 	s.mu.Lock()

@@ -3,10 +3,12 @@ package cachetest_test
 import (
 	"crypto/tls"
 	"crypto/x509"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/urlspec/urlspec/ampcache"
@@ -203,5 +205,25 @@ func TestIsCacheHost(t *testing.T) {
 				t.Errorf("IsCacheHost(%q) = %v, want %v", tt.in, got, tt.want)
 			}
 		})
+	}
+}
+
+// The cache stores nothing: a change at the origin shows at once.
+func TestNoStorage(t *testing.T) {
+	var version atomic.Int32
+	s, err := cachetest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "max-age=3600")
+		fmt.Fprintf(w, "<html amp>version %d", version.Load())
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for v := range int32(3) {
+		version.Store(v)
+		_, body := get(t, s.Client(), cdn+"/c/s/www.example.com/", "")
+		if want := fmt.Sprintf("version %d", v); !strings.Contains(body, want) {
+			t.Errorf("got %q, want %q", body, want)
+		}
 	}
 }
