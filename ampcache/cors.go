@@ -57,8 +57,10 @@ type CORS struct {
 // each cache of the registry.
 //
 // It returns an error wrapping [ErrEmpty] when cfg.Origins is empty,
-// [ErrInvalidOrigin] when one is not a serialized http or https origin, or
-// the error of [DomainPrefix] when a publisher host is not a valid domain.
+// [ErrInvalidOrigin] when one is not a serialized http or https origin,
+// [ErrTooLong] when one is longer than an origin can be, the error of
+// [DomainPrefix] when a publisher host is not a valid domain, or
+// [ErrInvalidSender] when an email sender is not an address.
 func NewCORS(cfg CORSConfig) (*CORS, error) {
 	if len(cfg.Origins) == 0 {
 		return nil, newError(ErrEmpty, "", "no publisher origins")
@@ -95,7 +97,7 @@ func NewCORS(cfg CORSConfig) (*CORS, error) {
 	}
 	for _, s := range cfg.EmailSenders {
 		if s == "" || len(s) > maxOriginLen || !isVisibleASCII(s) || !strings.Contains(s, "@") {
-			return nil, newError(ErrInvalidOrigin, s, "not an email address")
+			return nil, newError(ErrInvalidSender, s, "")
 		}
 		c.senders[strings.ToLower(s)] = true
 	}
@@ -170,12 +172,12 @@ func isIPHost(host string) bool {
 // scheme's default port, as origins do (RFC 6454 sections 4 and 5), and
 // as [PublisherDomain] does. It makes no allocations.
 func (c *CORS) Allowed(origin string) bool {
-	return c.lookup(c.allowed, origin)
+	return lookupFold(c.allowed, origin, true)
 }
 
-// lookup reports whether the lowercase of s, less a default port, is in m,
-// without allocating.
-func (c *CORS) lookup(m map[string]bool, s string) bool {
+// lookupFold reports whether the lowercase of s is in m, without
+// allocating. If origin is set, a default port is dropped first.
+func lookupFold(m map[string]bool, s string, origin bool) bool {
 	if len(s) > maxOriginLen {
 		return false
 	}
@@ -189,6 +191,7 @@ func (c *CORS) lookup(m map[string]bool, s string) bool {
 		b[i] = ch
 	}
 	switch {
+	case !origin:
 	case hasPrefixFold(s, "https://") && strings.HasSuffix(s, ":443"):
 		b = b[:len(b)-len(":443")]
 	case hasPrefixFold(s, "http://") && strings.HasSuffix(s, ":80"):
@@ -252,7 +255,7 @@ func (h *corsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	if len(c.senders) > 0 {
 		if s, ok := r.Header["Amp-Email-Sender"]; ok {
-			if len(s) != 1 || !c.lookup(c.senders, s[0]) {
+			if len(s) != 1 || !lookupFold(c.senders, s[0], false) {
 				refuse(w, refuseSender)
 				return
 			}
@@ -297,7 +300,11 @@ func (h *corsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if hasOrigin {
 		wh["Access-Control-Allow-Origin"] = origins[:1:1]
 		wh["Access-Control-Allow-Credentials"] = hdrTrue
-		wh["Access-Control-Expose-Headers"] = hdrExposeHeaders
+		if e, ok := wh["Access-Control-Expose-Headers"]; ok {
+			wh["Access-Control-Expose-Headers"] = append(e, hdrExposeHeaders[0])
+		} else {
+			wh["Access-Control-Expose-Headers"] = hdrExposeHeaders
+		}
 	}
 	if sourceOrigin != "" {
 		wh["Amp-Access-Control-Allow-Source-Origin"] = []string{sourceOrigin}
@@ -371,7 +378,7 @@ func (c *CORS) sourceOrigin(rawQuery string) (string, bool) {
 	if !found {
 		return "", true // the name only appeared in a value
 	}
-	return value, c.lookup(c.publisher, value)
+	return value, lookupFold(c.publisher, value, true)
 }
 
 // wellFormedOrigin reports whether o could be a serialized origin: not

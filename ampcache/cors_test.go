@@ -116,8 +116,8 @@ func TestNewCORS(t *testing.T) {
 func TestNewCORSEmailSenders(t *testing.T) {
 	for _, s := range []string{"", "no-at-sign", "a b@example.com", strings.Repeat("a", 400) + "@example.com"} {
 		_, err := NewCORS(CORSConfig{Origins: testOrigins, EmailSenders: []string{s}})
-		if !errors.Is(err, ErrInvalidOrigin) {
-			t.Errorf("NewCORS with sender %q: error = %v, want ErrInvalidOrigin", s, err)
+		if !errors.Is(err, ErrInvalidSender) {
+			t.Errorf("NewCORS with sender %q: error = %v, want ErrInvalidSender", s, err)
 		}
 	}
 }
@@ -148,6 +148,7 @@ type corsCase struct {
 	target   string
 	header   http.Header
 	vary     string // a Vary header set before the middleware
+	expose   string // an Access-Control-Expose-Headers set before it
 	want     int    // the status; 299 means next was called
 	wantHdr  map[string]string
 	wantBody string
@@ -233,6 +234,9 @@ var corsCases = []corsCase{
 	{name: "uppercase cache origin", header: hdr("Origin", "HTTPS://WWW-EXAMPLE-COM.CDN.AMPPROJECT.ORG"), want: 299, wantHdr: allowedHeaders("HTTPS://WWW-EXAMPLE-COM.CDN.AMPPROJECT.ORG")},
 	// Decision: the default port is the origin without a port.
 	{name: "default port", header: hdr("Origin", googleOrigin+":443"), want: 299, wantHdr: allowedHeaders(googleOrigin + ":443")},
+	// Rule: the exposed headers are added to existing ones.
+	{name: "existing Expose-Headers", header: hdr("Origin", googleOrigin), expose: "X-Total", want: 299,
+		wantHdr: with(allowedHeaders(googleOrigin), "Access-Control-Expose-Headers", "X-Total, AMP-Redirect-To, AMP-Access-Control-Allow-Source-Origin")},
 	// Rule: Vary: Origin is added to an existing Vary.
 	{name: "existing Vary", vary: "Accept-Encoding", header: hdr("Origin", googleOrigin), want: 299, wantHdr: with(allowedHeaders(googleOrigin), "Vary", "Accept-Encoding, Origin")},
 	// Rule: ...once.
@@ -348,6 +352,9 @@ var corsCases = []corsCase{
 	// AMP-Email-Allow-Sender, whatever the email client's Origin.
 	{name: "email sender", header: hdr("Origin", "https://mail.example.net", "AMP-Email-Sender", "news@example.com"), want: 299,
 		wantHdr: map[string]string{"Amp-Email-Allow-Sender": "news@example.com", "Access-Control-Allow-Origin": "", "Vary": "Origin"}},
+	// Decision: senders compare ignoring ASCII case, and are echoed as sent.
+	{name: "email sender in capitals", header: hdr("AMP-Email-Sender", "News@Example.COM"), want: 299,
+		wantHdr: map[string]string{"Amp-Email-Allow-Sender": "News@Example.COM", "Access-Control-Allow-Origin": ""}},
 	// Rule: a sender not in the list gets 403.
 	{name: "other email sender", header: hdr("Origin", "https://mail.example.net", "AMP-Email-Sender", "spam@evil.com"), want: 403, wantHdr: refusedHeaders, wantBody: refuseSender},
 	// Rule: two senders get 403.
@@ -371,6 +378,9 @@ func serve(c *CORS, tc corsCase) (*httptest.ResponseRecorder, bool) {
 	w := httptest.NewRecorder()
 	if tc.vary != "" {
 		w.Header().Set("Vary", tc.vary)
+	}
+	if tc.expose != "" {
+		w.Header().Set("Access-Control-Expose-Headers", tc.expose)
 	}
 	called := false
 	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
