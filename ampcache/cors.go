@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"golang.org/x/net/idna"
@@ -203,11 +204,14 @@ func lookupFold(m map[string]bool, s string, origin bool) bool {
 // Handler returns a handler that answers the CORS protocol for next, by the
 // rules in the package documentation:
 //
-//   - a request with an allowed Origin, or with no Origin and
-//     "AMP-Same-Origin: true", reaches next with the CORS response headers
-//     set: Access-Control-Allow-Origin (the request's Origin),
+//   - a request with an allowed Origin reaches next with the CORS response
+//     headers set: Access-Control-Allow-Origin (the request's Origin),
 //     Access-Control-Allow-Credentials, and Access-Control-Expose-Headers
 //     for AMP-Redirect-To and AMP-Access-Control-Allow-Source-Origin;
+//   - a same-origin request, with no Origin and "AMP-Same-Origin: true",
+//     reaches next with no Access-Control headers;
+//   - an __amp_source_origin query parameter equal to a publisher origin
+//     is echoed in AMP-Access-Control-Allow-Source-Origin;
 //   - a preflight (OPTIONS with Access-Control-Request-Method) from an
 //     allowed Origin is answered 204 by the middleware, with the requested
 //     method and headers allowed for [CORSMaxAge] seconds;
@@ -219,7 +223,9 @@ func lookupFold(m map[string]bool, s string, origin bool) bool {
 //
 // Every response gets "Vary: Origin", added to any Vary already set, as the
 // Fetch standard asks of a server whose CORS headers depend on the Origin.
-// next should use Header().Add, not Set, for its own Vary values.
+// next should use Header().Add, not Set, for its own Vary values. The
+// middleware's own work makes no allocations on these paths, except with
+// an __amp_source_origin parameter.
 func (c *CORS) Handler(next http.Handler) http.Handler {
 	return &corsHandler{c: c, next: next}
 }
@@ -236,7 +242,7 @@ var (
 	hdrTrue          = []string{"true"}
 	hdrOrigin        = []string{"Origin"}
 	hdrExposeHeaders = []string{"AMP-Redirect-To, AMP-Access-Control-Allow-Source-Origin"}
-	hdrMaxAge        = []string{"7200"}
+	hdrMaxAge        = []string{strconv.Itoa(CORSMaxAge)}
 )
 
 // Refusal reasons, the body of a 403 answer.
