@@ -95,6 +95,8 @@ var cacheURLTests = []struct {
 	{name: "e port 08080", cache: google, in: "https://example.com:08080/", s: Content, want: "https://example-com.cdn.ampproject.org/c/s/example.com%3A8080/"},
 	// Decision e: a port above 65535.
 	{name: "e port 65536", cache: google, in: "https://example.com:65536/", s: Content, wantErr: ErrInvalidURL},
+	// Decision e: port 0, found by fuzzing (the oracle read it as none).
+	{name: "e port 0", cache: google, in: "http://a.com:0/", s: Content, want: "https://a-com.cdn.ampproject.org/c/a.com%3A0/"},
 	// Decision e: a port that is not a number.
 	{name: "e port x", cache: google, in: "https://example.com:x/", s: Content, wantErr: ErrInvalidURL},
 	// Decision f: the cache domain is lowercased.
@@ -250,7 +252,13 @@ func slowCacheURL(cacheDomain, publisherURL string, s Serving) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	port := strings.TrimLeft(u.Port(), "0")
+	port := u.Port()
+	if port != "" {
+		// A URL parser reads the port as a number: "000" is port 0.
+		if port = strings.TrimLeft(port, "0"); port == "" {
+			port = "0"
+		}
+	}
 	if port == "443" && u.Scheme == "https" || port == "80" && u.Scheme == "http" {
 		port = ""
 	}

@@ -1,6 +1,7 @@
 // Command amplocal runs a publisher's site behind a local AMP Cache, on
 // loopback, so its AMP pages, redirects and API can be tried with curl
-// under real cache URLs.
+// under real cache URLs. The site's API answers CORS with the ampcache
+// middleware, so the pages the cache serves may call it.
 //
 //	go run ./examples/amplocal          # serve, and print curl commands
 //	go run ./examples/amplocal -demo    # make the requests itself, print them, exit
@@ -23,6 +24,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/urlspec/urlspec/ampcache"
 	"github.com/urlspec/urlspec/ampcache/cachetest"
 )
 
@@ -39,8 +41,13 @@ const page = `<!doctype html>
 `
 
 // publisher is the publisher's site: AMP pages, a moved page, a non-AMP
-// page, a failing page and a JSON API.
-func publisher() http.Handler {
+// page, a failing page, and a JSON API behind the CORS middleware, which
+// allows the site's own origin and its origin on every AMP Cache.
+func publisher() (http.Handler, error) {
+	cors, err := ampcache.NewCORS(ampcache.CORSConfig{Origins: []string{"https://www.example.com"}})
+	if err != nil {
+		return nil, err
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /article.amp.html", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -56,22 +63,25 @@ func publisher() http.Handler {
 	mux.HandleFunc("GET /broken", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "database down", http.StatusInternalServerError)
 	})
-	mux.HandleFunc("GET /api/items", func(w http.ResponseWriter, r *http.Request) {
+	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"items":[{"title":"first"},{"title":"second"}]}`+"\n")
 	})
-	return mux
+	mux.Handle("GET /api/items", cors.Handler(api))
+	return mux, nil
 }
 
-// requests are the demo's requests: one per behaviour of the cache.
-var requests = []struct{ why, url string }{
-	{"an AMP page", "https://www-example-com.cdn.ampproject.org/c/s/www.example.com/article.amp.html"},
-	{"a redirect, followed by the cache", "https://www-example-com.cdn.ampproject.org/c/s/www.example.com/old-article"},
-	{"a page that is not AMP: 302 to its canonical", "https://www-example-com.cdn.ampproject.org/c/s/www.example.com/article.html"},
-	{"a missing page: 404", "https://www-example-com.cdn.ampproject.org/c/s/www.example.com/missing"},
-	{"a server error: 404", "https://www-example-com.cdn.ampproject.org/c/s/www.example.com/broken"},
-	{"the wrong subdomain: 301 to the right one", "https://example-com.cdn.ampproject.org/c/s/www.example.com/article.amp.html"},
-	{"the publisher's API, from the cached page's origin", "https://www.example.com/api/items"},
+// requests are the demo's requests: one per behaviour of the cache, and
+// two of the API, with the Origin a page on a cache sends.
+var requests = []struct{ why, url, origin string }{
+	{"an AMP page", "https://www-example-com.cdn.ampproject.org/c/s/www.example.com/article.amp.html", ""},
+	{"a redirect, followed by the cache", "https://www-example-com.cdn.ampproject.org/c/s/www.example.com/old-article", ""},
+	{"a page that is not AMP: 302 to its canonical", "https://www-example-com.cdn.ampproject.org/c/s/www.example.com/article.html", ""},
+	{"a missing page: 404", "https://www-example-com.cdn.ampproject.org/c/s/www.example.com/missing", ""},
+	{"a server error: 404", "https://www-example-com.cdn.ampproject.org/c/s/www.example.com/broken", ""},
+	{"the wrong subdomain: 301 to the right one", "https://example-com.cdn.ampproject.org/c/s/www.example.com/article.amp.html", ""},
+	{"the publisher's API, called by its page on the cache", "https://www.example.com/api/items", "https://www-example-com.cdn.ampproject.org"},
+	{"the publisher's API, called by another site's page on the cache: 403", "https://www.example.com/api/items", "https://evil-com.cdn.ampproject.org"},
 }
 
 func main() {
@@ -79,7 +89,11 @@ func main() {
 	flag.Parse()
 	log.SetFlags(0)
 
-	s, err := cachetest.NewServer(publisher())
+	site, err := publisher()
+	if err != nil {
+		log.Fatal(err)
+	}
+	s, err := cachetest.NewServer(site)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -97,7 +111,11 @@ func main() {
 	port := s.URL[strings.LastIndex(s.URL, ":")+1:]
 	fmt.Printf("AMP Cache and publisher on %s; CA certificate in %s\n\nTry:\n", s.URL, ca)
 	for _, r := range requests {
-		fmt.Printf("  # %s\n  curl -si --cacert %s --connect-to ::127.0.0.1:%s %s\n", r.why, ca, port, r.url)
+		origin := ""
+		if r.origin != "" {
+			origin = " -H 'Origin: " + r.origin + "'"
+		}
+		fmt.Printf("  # %s\n  curl -si --cacert %s --connect-to ::127.0.0.1:%s%s %s\n", r.why, ca, port, origin, r.url)
 	}
 	fmt.Println("\nInterrupt to stop.")
 	stop := make(chan os.Signal, 1)
@@ -117,7 +135,9 @@ func runDemo(w io.Writer, s *cachetest.Server) {
 			fmt.Fprintln(w, err)
 			continue
 		}
-		req.Header.Set("Origin", "https://www-example-com.cdn.ampproject.org")
+		if r.origin != "" {
+			req.Header.Set("Origin", r.origin)
+		}
 		res, err := c.Do(req)
 		if err != nil {
 			fmt.Fprintln(w, err)
@@ -125,9 +145,15 @@ func runDemo(w io.Writer, s *cachetest.Server) {
 		}
 		body, _ := io.ReadAll(res.Body)
 		res.Body.Close()
-		fmt.Fprintf(w, "# %s\nGET %s\n%s %s\n", r.why, r.url, res.Proto, res.Status)
-		if loc := res.Header.Get("Location"); loc != "" {
-			fmt.Fprintf(w, "Location: %s\n", loc)
+		fmt.Fprintf(w, "# %s\nGET %s\n", r.why, r.url)
+		if r.origin != "" {
+			fmt.Fprintf(w, "Origin: %s\n", r.origin)
+		}
+		fmt.Fprintf(w, "%s %s\n", res.Proto, res.Status)
+		for _, k := range []string{"Location", "Access-Control-Allow-Origin", "Access-Control-Allow-Credentials"} {
+			if v := res.Header.Get(k); v != "" {
+				fmt.Fprintf(w, "%s: %s\n", k, v)
+			}
 		}
 		fmt.Fprintf(w, "Content-Type: %s\n%s\n\n", res.Header.Get("Content-Type"), summary(body))
 	}

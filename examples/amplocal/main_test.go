@@ -10,7 +10,11 @@ import (
 // The demo shows each behaviour of the cache with the status the spec
 // gives it.
 func TestDemo(t *testing.T) {
-	s, err := cachetest.NewServer(publisher())
+	site, err := publisher()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := cachetest.NewServer(site)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +29,8 @@ func TestDemo(t *testing.T) {
 		"/missing\nHTTP/2.0 404 Not Found\n",
 		"/broken\nHTTP/2.0 404 Not Found\n",
 		"HTTP/2.0 301 Moved Permanently\nLocation: https://www-example-com.cdn.ampproject.org/c/s/www.example.com/article.amp.html\n",
-		"/api/items\nHTTP/2.0 200 OK\nContent-Type: application/json\n",
+		"/api/items\nOrigin: https://www-example-com.cdn.ampproject.org\nHTTP/2.0 200 OK\nAccess-Control-Allow-Origin: https://www-example-com.cdn.ampproject.org\nAccess-Control-Allow-Credentials: true\nContent-Type: application/json\n",
+		"/api/items\nOrigin: https://evil-com.cdn.ampproject.org\nHTTP/2.0 403 Forbidden\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q:\n%s", want, out)
