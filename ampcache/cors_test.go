@@ -679,3 +679,31 @@ func FuzzCORSPrefix(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkCORSAllowed compares the two ways to check a cache Origin: the
+// precomputed set of Allowed (decision C1), and reading the Origin back
+// with PublisherDomain and looking the host up.
+func BenchmarkCORSAllowed(b *testing.B) {
+	c := newTestCORS(b)
+	reg, _ := NewRegistry(Caches())
+	hosts := map[string]bool{}
+	for _, h := range testHosts {
+		hosts[h] = true
+	}
+	b.Run("impl=precomputed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if !c.Allowed(googleOrigin) {
+				b.Fatal("not allowed")
+			}
+		}
+	})
+	b.Run("impl=reverse", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if d, err := reg.PublisherDomain(googleOrigin); err != nil || !hosts[d] {
+				b.Fatal("not allowed")
+			}
+		}
+	})
+}
