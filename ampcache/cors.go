@@ -131,6 +131,13 @@ func parsePublisherOrigin(o string) (origin, host string, err error) {
 	if port == "" && strings.HasSuffix(u.Host, ":") {
 		return bad("empty port")
 	}
+	if port != "" {
+		n, err := strconv.ParseUint(port, 10, 16)
+		if err != nil || n == 0 {
+			return bad("port out of range")
+		}
+		port = strconv.FormatUint(n, 10) // "08080" is 8080
+	}
 	if isIPHost(host) {
 		a, err := netip.ParseAddr(host)
 		if err != nil || a.Zone() != "" {

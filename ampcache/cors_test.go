@@ -82,6 +82,12 @@ func TestNewCORS(t *testing.T) {
 		{name: "null", origins: []string{"null"}, wantErr: ErrInvalidOrigin},
 		// An empty port.
 		{name: "empty port", origins: []string{"https://example.com:"}, wantErr: ErrInvalidOrigin},
+		// A port out of range.
+		{name: "port 65536", origins: []string{"https://example.com:65536"}, wantErr: ErrInvalidOrigin},
+		// Port 0.
+		{name: "port 0", origins: []string{"https://example.com:0"}, wantErr: ErrInvalidOrigin},
+		// Leading zeros in the port are dropped, as a URL parser does.
+		{name: "port 08080", origins: []string{"http://localhost:08080"}, want: []string{"http://localhost:8080"}},
 		// A host that is not a valid domain.
 		{name: "bad host", origins: []string{"https://exa mple.com"}, wantErr: ErrInvalidOrigin},
 		// Overlong input.
