@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"golang.org/x/net/idna"
@@ -57,8 +58,10 @@ type CORS struct {
 // each cache of the registry.
 //
 // It returns an error wrapping [ErrEmpty] when cfg.Origins is empty,
-// [ErrInvalidOrigin] when one is not a serialized http or https origin, or
-// the error of [DomainPrefix] when a publisher host is not a valid domain.
+// [ErrInvalidOrigin] when one is not a serialized http or https origin,
+// [ErrTooLong] when one is longer than an origin can be, the error of
+// [DomainPrefix] when a publisher host is not a valid domain, or
+// [ErrInvalidSender] when an email sender is not an address.
 func NewCORS(cfg CORSConfig) (*CORS, error) {
 	if len(cfg.Origins) == 0 {
 		return nil, newError(ErrEmpty, "", "no publisher origins")
@@ -95,7 +98,7 @@ func NewCORS(cfg CORSConfig) (*CORS, error) {
 	}
 	for _, s := range cfg.EmailSenders {
 		if s == "" || len(s) > maxOriginLen || !isVisibleASCII(s) || !strings.Contains(s, "@") {
-			return nil, newError(ErrInvalidOrigin, s, "not an email address")
+			return nil, newError(ErrInvalidSender, s, "")
 		}
 		c.senders[strings.ToLower(s)] = true
 	}
@@ -127,6 +130,13 @@ func parsePublisherOrigin(o string) (origin, host string, err error) {
 	host, port := u.Hostname(), u.Port()
 	if port == "" && strings.HasSuffix(u.Host, ":") {
 		return bad("empty port")
+	}
+	if port != "" {
+		n, err := strconv.ParseUint(port, 10, 16)
+		if err != nil || n == 0 {
+			return bad("port out of range")
+		}
+		port = strconv.FormatUint(n, 10) // "08080" is 8080
 	}
 	if isIPHost(host) {
 		a, err := netip.ParseAddr(host)
@@ -170,12 +180,12 @@ func isIPHost(host string) bool {
 // scheme's default port, as origins do (RFC 6454 sections 4 and 5), and
 // as [PublisherDomain] does. It makes no allocations.
 func (c *CORS) Allowed(origin string) bool {
-	return c.lookup(c.allowed, origin)
+	return lookupFold(c.allowed, origin, true)
 }
 
-// lookup reports whether the lowercase of s, less a default port, is in m,
-// without allocating.
-func (c *CORS) lookup(m map[string]bool, s string) bool {
+// lookupFold reports whether the lowercase of s is in m, without
+// allocating. If origin is set, a default port is dropped first.
+func lookupFold(m map[string]bool, s string, origin bool) bool {
 	if len(s) > maxOriginLen {
 		return false
 	}
@@ -189,6 +199,7 @@ func (c *CORS) lookup(m map[string]bool, s string) bool {
 		b[i] = ch
 	}
 	switch {
+	case !origin:
 	case hasPrefixFold(s, "https://") && strings.HasSuffix(s, ":443"):
 		b = b[:len(b)-len(":443")]
 	case hasPrefixFold(s, "http://") && strings.HasSuffix(s, ":80"):
@@ -200,11 +211,14 @@ func (c *CORS) lookup(m map[string]bool, s string) bool {
 // Handler returns a handler that answers the CORS protocol for next, by the
 // rules in the package documentation:
 //
-//   - a request with an allowed Origin, or with no Origin and
-//     "AMP-Same-Origin: true", reaches next with the CORS response headers
-//     set: Access-Control-Allow-Origin (the request's Origin),
+//   - a request with an allowed Origin reaches next with the CORS response
+//     headers set: Access-Control-Allow-Origin (the request's Origin),
 //     Access-Control-Allow-Credentials, and Access-Control-Expose-Headers
 //     for AMP-Redirect-To and AMP-Access-Control-Allow-Source-Origin;
+//   - a same-origin request, with no Origin and "AMP-Same-Origin: true",
+//     reaches next with no Access-Control headers;
+//   - an __amp_source_origin query parameter equal to a publisher origin
+//     is echoed in AMP-Access-Control-Allow-Source-Origin;
 //   - a preflight (OPTIONS with Access-Control-Request-Method) from an
 //     allowed Origin is answered 204 by the middleware, with the requested
 //     method and headers allowed for [CORSMaxAge] seconds;
@@ -216,7 +230,9 @@ func (c *CORS) lookup(m map[string]bool, s string) bool {
 //
 // Every response gets "Vary: Origin", added to any Vary already set, as the
 // Fetch standard asks of a server whose CORS headers depend on the Origin.
-// next should use Header().Add, not Set, for its own Vary values.
+// next should use Header().Add, not Set, for its own Vary values. The
+// middleware's own work makes no allocations on these paths, except with
+// an __amp_source_origin parameter.
 func (c *CORS) Handler(next http.Handler) http.Handler {
 	return &corsHandler{c: c, next: next}
 }
@@ -233,7 +249,7 @@ var (
 	hdrTrue          = []string{"true"}
 	hdrOrigin        = []string{"Origin"}
 	hdrExposeHeaders = []string{"AMP-Redirect-To, AMP-Access-Control-Allow-Source-Origin"}
-	hdrMaxAge        = []string{"7200"}
+	hdrMaxAge        = []string{strconv.Itoa(CORSMaxAge)}
 )
 
 // Refusal reasons, the body of a 403 answer.
@@ -252,7 +268,7 @@ func (h *corsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	if len(c.senders) > 0 {
 		if s, ok := r.Header["Amp-Email-Sender"]; ok {
-			if len(s) != 1 || !c.lookup(c.senders, s[0]) {
+			if len(s) != 1 || !lookupFold(c.senders, s[0], false) {
 				refuse(w, refuseSender)
 				return
 			}
@@ -297,7 +313,11 @@ func (h *corsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if hasOrigin {
 		wh["Access-Control-Allow-Origin"] = origins[:1:1]
 		wh["Access-Control-Allow-Credentials"] = hdrTrue
-		wh["Access-Control-Expose-Headers"] = hdrExposeHeaders
+		if e, ok := wh["Access-Control-Expose-Headers"]; ok {
+			wh["Access-Control-Expose-Headers"] = append(e, hdrExposeHeaders[0])
+		} else {
+			wh["Access-Control-Expose-Headers"] = hdrExposeHeaders
+		}
 	}
 	if sourceOrigin != "" {
 		wh["Amp-Access-Control-Allow-Source-Origin"] = []string{sourceOrigin}
@@ -371,7 +391,7 @@ func (c *CORS) sourceOrigin(rawQuery string) (string, bool) {
 	if !found {
 		return "", true // the name only appeared in a value
 	}
-	return value, c.lookup(c.publisher, value)
+	return value, lookupFold(c.publisher, value, true)
 }
 
 // wellFormedOrigin reports whether o could be a serialized origin: not

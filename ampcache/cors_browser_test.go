@@ -11,10 +11,10 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -22,14 +22,16 @@ import (
 	"time"
 
 	"github.com/urlspec/urlspec/ampcache"
+	"github.com/urlspec/urlspec/ampcache/cachetest"
 )
 
 // The browser test: headless Chromium loads an AMP page from a cache
-// origin, and the page calls the publisher's API with fetch. An HTTPS
-// server on loopback plays the cache, the publisher's pages and the
-// publisher's API; Chromium's --host-resolver-rules send the cache and
-// publisher host names to it, on port 443 of each name, so that the
-// Origin the browser sends has no port, as in production.
+// origin, and the page calls the publisher's API with fetch. A
+// cachetest.Server on loopback plays the AMP Cache, which fetches the page
+// from the publisher, and the publisher's site with its API; Chromium's
+// --host-resolver-rules send the cache and publisher host names to it, on
+// port 443 of each name, so that the Origin the browser sends has no port,
+// as in production.
 //
 // Chromium is driven from the command line: --dump-dom prints the DOM once
 // the page's work is done (--virtual-time-budget lets the fetches finish
@@ -85,14 +87,16 @@ type apiRequest struct {
 // browserTest is the loopback HTTPS server of the test and the log of the
 // API requests it saw.
 type browserTest struct {
-	srv *httptest.Server
+	srv *cachetest.Server
 
-	mu  sync.Mutex
-	log []apiRequest
+	mu    sync.Mutex
+	log   []apiRequest
+	pages []string // the hosts the publisher served the page for
 }
 
 // newBrowserTest starts the server: requests for a cache host go to the
-// cache, the others to the publisher. The publisher's API is wrapped in
+// cache, which fetches from the publisher, and the others to the
+// publisher. The publisher's API is wrapped in
 // the middleware; unwrap, if not nil, sits between the middleware and the
 // API, to break what the middleware did in the control test.
 func newBrowserTest(t *testing.T, unwrap func(http.Handler) http.Handler) *browserTest {
@@ -113,6 +117,9 @@ func newBrowserTest(t *testing.T, unwrap func(http.Handler) http.Handler) *brows
 	api = cors.Handler(api)
 	publisher := http.NewServeMux()
 	publisher.HandleFunc("/amp.html", func(w http.ResponseWriter, r *http.Request) {
+		bt.mu.Lock()
+		bt.pages = append(bt.pages, r.Host)
+		bt.mu.Unlock()
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		io.WriteString(w, browserPage)
 	})
@@ -124,17 +131,10 @@ func newBrowserTest(t *testing.T, unwrap func(http.Handler) http.Handler) *brows
 		bt.log = append(bt.log, apiRequest{r.Method, r.Header.Get("Origin"), r.URL.RawQuery, rec.status, reached})
 		bt.mu.Unlock()
 	})
-	cache := newCache(publisher)
-	bt.srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		host, _, _ := strings.Cut(r.Host, ":")
-		if isCacheHost(host) {
-			cache.ServeHTTP(w, r)
-			return
-		}
-		publisher.ServeHTTP(w, r)
-	}))
-	bt.srv.Config.ErrorLog = nil
-	bt.srv.StartTLS()
+	bt.srv, err = cachetest.NewServer(publisher)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(bt.srv.Close)
 	return bt
 }
@@ -152,36 +152,6 @@ type statusRecorder struct {
 func (w *statusRecorder) WriteHeader(code int) {
 	w.status = code
 	w.ResponseWriter.WriteHeader(code)
-}
-
-// isCacheHost reports whether host is on a built-in AMP Cache.
-func isCacheHost(host string) bool {
-	for _, c := range ampcache.Caches() {
-		if strings.HasSuffix(host, "."+c.CacheDomain) {
-			return true
-		}
-	}
-	return false
-}
-
-// newCache returns the AMP Cache of the test, in front of the publisher.
-// It is a stand-in for ampcache/cachetest (issue 8): it maps the cache URL
-// back to the publisher URL with SourceURL and serves the publisher's
-// response as it is.
-func newCache(publisher http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		src, err := ampcache.SourceURL("https://" + r.Host + r.URL.RequestURI())
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusNotFound)
-			return
-		}
-		req, err := http.NewRequestWithContext(r.Context(), r.Method, src, nil)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusNotFound)
-			return
-		}
-		publisher.ServeHTTP(w, req)
-	})
 }
 
 // chromiumTimeout bounds one run of Chromium.
@@ -299,10 +269,14 @@ func TestCORSBrowser(t *testing.T) {
 				t.Errorf("%s: the page saw %q, want %q", k, got[k], v)
 			}
 		}
-		// What the server saw: one preflight, answered by the middleware;
-		// its max age spared the second PUT a preflight.
+		// What the server saw: the cache fetched the page from the
+		// publisher; one preflight, answered by the middleware, whose max
+		// age spared the second PUT a preflight.
 		bt.mu.Lock()
 		defer bt.mu.Unlock()
+		if !slices.Equal(bt.pages, []string{"www.example.com"}) {
+			t.Errorf("the publisher served the page for %q, want once, to the cache, for www.example.com", bt.pages)
+		}
 		var preflights int
 		for _, r := range bt.log {
 			t.Logf("server saw: %s ?%s Origin: %s → %d, next reached: %v", r.Method, r.Query, r.Origin, r.Status, r.ReachedNext)

@@ -82,6 +82,12 @@ func TestNewCORS(t *testing.T) {
 		{name: "null", origins: []string{"null"}, wantErr: ErrInvalidOrigin},
 		// An empty port.
 		{name: "empty port", origins: []string{"https://example.com:"}, wantErr: ErrInvalidOrigin},
+		// A port out of range.
+		{name: "port 65536", origins: []string{"https://example.com:65536"}, wantErr: ErrInvalidOrigin},
+		// Port 0.
+		{name: "port 0", origins: []string{"https://example.com:0"}, wantErr: ErrInvalidOrigin},
+		// Leading zeros in the port are dropped, as a URL parser does.
+		{name: "port 08080", origins: []string{"http://localhost:08080"}, want: []string{"http://localhost:8080"}},
 		// A host that is not a valid domain.
 		{name: "bad host", origins: []string{"https://exa mple.com"}, wantErr: ErrInvalidOrigin},
 		// Overlong input.
@@ -116,8 +122,8 @@ func TestNewCORS(t *testing.T) {
 func TestNewCORSEmailSenders(t *testing.T) {
 	for _, s := range []string{"", "no-at-sign", "a b@example.com", strings.Repeat("a", 400) + "@example.com"} {
 		_, err := NewCORS(CORSConfig{Origins: testOrigins, EmailSenders: []string{s}})
-		if !errors.Is(err, ErrInvalidOrigin) {
-			t.Errorf("NewCORS with sender %q: error = %v, want ErrInvalidOrigin", s, err)
+		if !errors.Is(err, ErrInvalidSender) {
+			t.Errorf("NewCORS with sender %q: error = %v, want ErrInvalidSender", s, err)
 		}
 	}
 }
@@ -148,6 +154,7 @@ type corsCase struct {
 	target   string
 	header   http.Header
 	vary     string // a Vary header set before the middleware
+	expose   string // an Access-Control-Expose-Headers set before it
 	want     int    // the status; 299 means next was called
 	wantHdr  map[string]string
 	wantBody string
@@ -233,6 +240,9 @@ var corsCases = []corsCase{
 	{name: "uppercase cache origin", header: hdr("Origin", "HTTPS://WWW-EXAMPLE-COM.CDN.AMPPROJECT.ORG"), want: 299, wantHdr: allowedHeaders("HTTPS://WWW-EXAMPLE-COM.CDN.AMPPROJECT.ORG")},
 	// Decision: the default port is the origin without a port.
 	{name: "default port", header: hdr("Origin", googleOrigin+":443"), want: 299, wantHdr: allowedHeaders(googleOrigin + ":443")},
+	// Rule: the exposed headers are added to existing ones.
+	{name: "existing Expose-Headers", header: hdr("Origin", googleOrigin), expose: "X-Total", want: 299,
+		wantHdr: with(allowedHeaders(googleOrigin), "Access-Control-Expose-Headers", "X-Total, AMP-Redirect-To, AMP-Access-Control-Allow-Source-Origin")},
 	// Rule: Vary: Origin is added to an existing Vary.
 	{name: "existing Vary", vary: "Accept-Encoding", header: hdr("Origin", googleOrigin), want: 299, wantHdr: with(allowedHeaders(googleOrigin), "Vary", "Accept-Encoding, Origin")},
 	// Rule: ...once.
@@ -348,6 +358,9 @@ var corsCases = []corsCase{
 	// AMP-Email-Allow-Sender, whatever the email client's Origin.
 	{name: "email sender", header: hdr("Origin", "https://mail.example.net", "AMP-Email-Sender", "news@example.com"), want: 299,
 		wantHdr: map[string]string{"Amp-Email-Allow-Sender": "news@example.com", "Access-Control-Allow-Origin": "", "Vary": "Origin"}},
+	// Decision: senders compare ignoring ASCII case, and are echoed as sent.
+	{name: "email sender in capitals", header: hdr("AMP-Email-Sender", "News@Example.COM"), want: 299,
+		wantHdr: map[string]string{"Amp-Email-Allow-Sender": "News@Example.COM", "Access-Control-Allow-Origin": ""}},
 	// Rule: a sender not in the list gets 403.
 	{name: "other email sender", header: hdr("Origin", "https://mail.example.net", "AMP-Email-Sender", "spam@evil.com"), want: 403, wantHdr: refusedHeaders, wantBody: refuseSender},
 	// Rule: two senders get 403.
@@ -371,6 +384,9 @@ func serve(c *CORS, tc corsCase) (*httptest.ResponseRecorder, bool) {
 	w := httptest.NewRecorder()
 	if tc.vary != "" {
 		w.Header().Set("Vary", tc.vary)
+	}
+	if tc.expose != "" {
+		w.Header().Set("Access-Control-Expose-Headers", tc.expose)
 	}
 	called := false
 	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -510,11 +526,21 @@ func TestCORSAllowedOracle(t *testing.T) {
 			inputs = append(inputs, "https://"+p+".cdn.ampproject.org")
 		}
 	}
+	allowed := 0
 	for _, in := range inputs {
-		if got, want := c.Allowed(in), allowedSlow(reg, origins, hosts, in); got != want {
+		got, want := c.Allowed(in), allowedSlow(reg, origins, hosts, in)
+		if got != want {
 			t.Errorf("Allowed(%q) = %v, oracle says %v", in, got, want)
 		}
+		if got {
+			allowed++
+		}
 	}
+	// The oracle must have something to agree on.
+	if allowed < 5 {
+		t.Errorf("only %d of %d inputs allowed", allowed, len(inputs))
+	}
+	t.Logf("Allowed agrees with the oracle on %d inputs, %d allowed", len(inputs), allowed)
 }
 
 // TestCORSNoAllocs checks that the allowed path and Allowed allocate
@@ -665,6 +691,34 @@ func FuzzCORSPrefix(f *testing.F) {
 		for _, o := range []string{"https://" + prefix + ".cdn.ampproject.org", "https://" + prefix + ".www.bing-amp.com"} {
 			if got, want := c.Allowed(o), allowedSlow(reg, testOrigins, testHosts, o); got != want {
 				t.Fatalf("Allowed(%q) = %v, oracle says %v", o, got, want)
+			}
+		}
+	})
+}
+
+// BenchmarkCORSAllowed compares the two ways to check a cache Origin: the
+// precomputed set of Allowed (decision C1), and reading the Origin back
+// with PublisherDomain and looking the host up.
+func BenchmarkCORSAllowed(b *testing.B) {
+	c := newTestCORS(b)
+	reg, _ := NewRegistry(Caches())
+	hosts := map[string]bool{}
+	for _, h := range testHosts {
+		hosts[h] = true
+	}
+	b.Run("impl=precomputed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if !c.Allowed(googleOrigin) {
+				b.Fatal("not allowed")
+			}
+		}
+	})
+	b.Run("impl=reverse", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if d, err := reg.PublisherDomain(googleOrigin); err != nil || !hosts[d] {
+				b.Fatal("not allowed")
 			}
 		}
 	})

@@ -212,11 +212,11 @@
 //	    as they wish. OPTIONS without Access-Control-Request-Method, or
 //	    without Origin, is not a preflight and reaches next.
 //	C7. AMP for Email, off unless [CORSConfig].EmailSenders is set. Then a
-//	    request with one AMP-Email-Sender in the list gets
-//	    AMP-Email-Allow-Sender with that sender and reaches next, whatever
-//	    the email client's Origin; any other sender gets 403. No
-//	    Access-Control headers are set for it: email clients fetch through
-//	    their own proxy, which reads AMP-Email-Allow-Sender.
+//	    request with one AMP-Email-Sender in the list (ignoring ASCII
+//	    case) gets AMP-Email-Allow-Sender with that sender, as sent, and
+//	    reaches next, whatever the email client's Origin; any other sender
+//	    gets 403. No Access-Control headers are set for it: email clients
+//	    fetch through their own proxy, which reads AMP-Email-Allow-Sender.
 //
 // The allowed path makes no allocations.
 package ampcache

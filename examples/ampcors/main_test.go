@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestHandler runs the three requests of the package doc's curl session.
+// TestHandler runs the requests of the package doc's curl session.
 func TestHandler(t *testing.T) {
 	h, err := newHandler([]string{"https://example.com", "https://www.example.com"})
 	if err != nil {
@@ -26,6 +26,10 @@ func TestHandler(t *testing.T) {
 		{"refused", "GET", "/api/items", map[string]string{"Origin": "https://evil-com.cdn.ampproject.org"}, 403, ""},
 		// The preflight of an amp-form POST with a JSON body.
 		{"preflight", "OPTIONS", "/api/subscribe", map[string]string{"Origin": "https://www-example-com.cdn.ampproject.org", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type"}, 204, "https://www-example-com.cdn.ampproject.org"},
+		// The page, at its cache URL, through the local AMP Cache.
+		{"cache page", "GET", "/c/s/www.example.com/amp.html", map[string]string{"Host": "www-example-com.cdn.ampproject.org"}, 200, ""},
+		// The page on another publisher's cache host: redirected to its own.
+		{"cache page, wrong prefix", "GET", "/c/s/www.example.com/amp.html", map[string]string{"Host": "evil-com.cdn.ampproject.org"}, 301, ""},
 		// The POST itself.
 		{"post", "POST", "/api/subscribe", map[string]string{"Origin": "https://www-example-com.cdn.ampproject.org"}, 200, "https://www-example-com.cdn.ampproject.org"},
 	}
@@ -35,7 +39,10 @@ func TestHandler(t *testing.T) {
 			for k, v := range tt.header {
 				req.Header.Set(k, v)
 			}
-			resp, err := srv.Client().Do(req)
+			req.Host = req.Header.Get("Host")
+			client := *srv.Client()
+			client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+			resp, err := client.Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}
