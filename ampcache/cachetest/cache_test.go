@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urlspec/urlspec/ampcache"
 	"github.com/urlspec/urlspec/ampcache/cachetest"
 )
 
@@ -383,3 +384,6 @@ func BenchmarkServer(b *testing.B) {
 		}
 	}
 }
+
+// fallback is the spec's Fallback Algorithm prefix of domain.
+func fallback(domain string) string { return ampcache.FallbackPrefix(domain) }
