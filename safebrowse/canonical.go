@@ -327,17 +327,13 @@ func pushUnescaped(dst []byte, base int, c byte) []byte {
 // backslash becomes a slash, as in a browser. b begins with '/'.
 func canonPath(b []byte) int {
 	// Most paths have nothing to resolve: no backslash, no "//", no "/.".
-	clean := true
+	if cleanPath(b) {
+		return len(b)
+	}
 	for i, c := range b {
 		if c == '\\' {
-			b[i], clean = '/', false
+			b[i] = '/'
 		}
-		if c == '/' && i+1 < len(b) && (b[i+1] == '/' || b[i+1] == '.') {
-			clean = false
-		}
-	}
-	if clean {
-		return len(b)
 	}
 	// Step 1. b[:w] is the output, b[r:] the input, and w <= r. Each segment
 	// is a '/' and the bytes up to the next one.
@@ -388,6 +384,37 @@ func canonPath(b []byte) int {
 		n++
 	}
 	return n
+}
+
+// cleanPath reports whether the path b has no backslash and no '/'
+// followed by '/' or '.', so that the path rules leave it as it is. It tests
+// eight bytes at a time.
+func cleanPath(b []byte) bool {
+	const ones, low7 = 0x0101010101010101, 0x7F7F7F7F7F7F7F7F
+	// eq returns 0x80 in each byte of x that equals c, and 0 elsewhere
+	// ("Bit Twiddling Hacks": the exact zero-byte mask of x^c).
+	eq := func(x, c uint64) uint64 {
+		y := x ^ ones*c
+		return ^((y&low7 + low7) | y | low7)
+	}
+	prevSlash := false
+	for len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b)
+		slash, dot := eq(x, '/'), eq(x, '.')
+		if eq(x, '\\') != 0 || slash<<8&(slash|dot) != 0 ||
+			prevSlash && (slash|dot)&0x80 != 0 {
+			return false
+		}
+		prevSlash = slash>>56 != 0
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c == '\\' || prevSlash && (c == '/' || c == '.') {
+			return false
+		}
+		prevSlash = c == '/'
+	}
+	return true
 }
 
 // appendEscaped percent-escapes, in place, every byte of dst[hostStart:]

@@ -609,3 +609,21 @@ func isASCII(b []byte) bool {
 	}
 	return true
 }
+
+// FuzzCleanPath checks the eight-byte path test against a byte loop.
+func FuzzCleanPath(f *testing.F) {
+	for _, s := range []string{"/a/b/c", "/a//b", "/a/./b", "/abcdefg/.", "/abcdefg//", "/a\\b", "/abcdef/", "/abcdefghijklmn/."} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		want := true
+		for i, c := range b {
+			if c == '\\' || c == '/' && i+1 < len(b) && (b[i+1] == '/' || b[i+1] == '.') {
+				want = false
+			}
+		}
+		if got := cleanPath(b); got != want {
+			t.Fatalf("cleanPath(%q) = %v; want %v", b, got, want)
+		}
+	})
+}
