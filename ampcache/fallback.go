@@ -16,10 +16,17 @@ const FallbackLen = 52
 // encoded in lowercase RFC 4648 base32 without the four '=' padding
 // characters. The result is always [FallbackLen] characters and has no '-'.
 //
-// [DomainPrefix] calls it on the normalised domain when the Basic Algorithm
-// cannot give a valid DNS label.
+// [DomainPrefix] uses it when the Basic Algorithm cannot give a valid DNS
+// label, on the domain with its ASCII letters lowercased and its root dot
+// removed (decision e of the package documentation).
 func FallbackPrefix(domain string) string {
 	var buf [FallbackLen]byte
+	// Copy the domain to the stack, so that hashing a string up to 256
+	// bytes long does not allocate a []byte for it.
+	var in [256]byte
+	if len(domain) <= len(in) {
+		return string(appendFallback(buf[:0], in[:copy(in[:], domain)]))
+	}
 	return string(appendFallback(buf[:0], domain))
 }
 

@@ -6,7 +6,7 @@
 //	printf 'example.com\nbücher.de\n' | go run ./examples/ampprefix
 //
 // It reads domains from its arguments, or one per line from standard input
-// when it has none, and prints "domain<TAB>prefix", or the error. It exits
+// when it has none (blank lines are skipped), and prints "domain<TAB>prefix", or the error. It exits
 // with status 1 if any domain was invalid.
 package main
 
@@ -14,6 +14,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/urlspec/urlspec/ampcache"
 )
@@ -38,7 +39,9 @@ func main() {
 	} else {
 		sc := bufio.NewScanner(os.Stdin)
 		for sc.Scan() {
-			show(sc.Text())
+			if line := strings.TrimSpace(sc.Text()); line != "" {
+				show(line)
+			}
 		}
 		if err := sc.Err(); err != nil {
 			fmt.Fprintln(os.Stderr, "ampprefix:", err)

@@ -7,9 +7,13 @@
 // digits). golang.org/x/net/idna implements the same algorithm but does not
 // export it.
 //
-// Inputs are bounded: Encode and Decode reject an input longer than [MaxLen]
-// bytes with [ErrTooLong] before doing any work, so every call takes time
-// bounded by a constant times the length of its input.
+// Inputs and outputs are bounded: Decode rejects an input longer than
+// [MaxLen] bytes, and Encode an input or an output longer than MaxLen bytes,
+// with [ErrTooLong]. Decoding inserts each code point into the output, and
+// encoding rescans its input once per distinct code point, so a call on n
+// bytes takes O(n·MaxLen) time: linear in n, with a constant that MaxLen
+// bounds. Since every Encode output is a valid Decode input,
+// Decode(Encode(s)) == s whenever Encode succeeds.
 package punycode
 
 import (
@@ -34,14 +38,17 @@ var (
 	ErrNonBasic = errors.New("punycode: non-basic code point in basic part")
 	// ErrBasicDecoded reports a basic code point (< 0x80) decoded from the
 	// encoded part, which section 6.2 says to reject: a basic code point is
-	// always written literally.
+	// always written literally. With Punycode's parameters it cannot happen
+	// (n starts at initial_n = 0x80 and never decreases, and overflow is
+	// caught first); the check is kept as section 6.2 writes it.
 	ErrBasicDecoded = errors.New("punycode: basic code point in encoded part")
 	// ErrBadCodePoint reports a decoded value that is a surrogate or above
 	// U+10FFFF, and so not a Unicode scalar value.
 	ErrBadCodePoint = errors.New("punycode: decoded value is not a Unicode scalar value")
 	// ErrOverflow reports an integer overflow, detected as section 6.4 says.
 	ErrOverflow = errors.New("punycode: overflow")
-	// ErrTooLong reports an input longer than MaxLen bytes.
+	// ErrTooLong reports an input, or an Encode output, longer than MaxLen
+	// bytes.
 	ErrTooLong = errors.New("punycode: input too long")
 	// ErrInvalidUTF8 reports an Encode input that is not valid UTF-8.
 	ErrInvalidUTF8 = errors.New("punycode: invalid UTF-8")
@@ -219,6 +226,18 @@ func Encode(s string) (string, error) {
 // [Encode], to dst and returns the extended buffer. On error it returns dst
 // unchanged. It does not allocate when dst has room.
 func AppendEncode(dst []byte, s string) ([]byte, error) {
+	orig := len(dst)
+	dst, err := appendEncode(dst, s)
+	if err == nil && len(dst)-orig > MaxLen {
+		err = ErrTooLong
+	}
+	if err != nil {
+		return dst[:orig], err
+	}
+	return dst, nil
+}
+
+func appendEncode(dst []byte, s string) ([]byte, error) {
 	if len(s) > MaxLen {
 		return dst, ErrTooLong
 	}

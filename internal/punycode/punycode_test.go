@@ -201,6 +201,10 @@ func TestEncode(t *testing.T) {
 		{"a\xffb", "", ErrInvalidUTF8},
 		// Input longer than MaxLen bytes.
 		{strings.Repeat("ü", MaxLen/2+1), "", ErrTooLong},
+		// Output longer than MaxLen bytes: Decode could not read it back.
+		{strings.Repeat("a", MaxLen), "", ErrTooLong},
+		// Output of exactly MaxLen bytes.
+		{strings.Repeat("a", MaxLen-1), strings.Repeat("a", MaxLen-1) + "-", nil},
 	}
 	for _, tt := range tests {
 		name := tt.in
@@ -301,7 +305,7 @@ func FuzzEncode(f *testing.F) {
 	for _, tt := range rfcSamples {
 		f.Add(tt.decoded)
 	}
-	for _, s := range []string{"", "abc", "ü", "⚡😊-com", "a\xffb", "\U0010FFFF"} {
+	for _, s := range []string{"", "abc", "ü", "⚡😊-com", "a\xffb", "\U0010FFFF", strings.Repeat("a", MaxLen), strings.Repeat("a", MaxLen-1) + "ü"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -309,6 +313,13 @@ func FuzzEncode(f *testing.F) {
 		if !utf8.ValidString(s) || len(s) > MaxLen {
 			if err == nil {
 				t.Fatalf("Encode(%q) = %q; want an error", s, enc)
+			}
+			return
+		}
+		if errors.Is(err, ErrTooLong) {
+			// Only when the output would be over MaxLen: x/net has no bound.
+			if want, err := idna.Punycode.ToASCII(s); err == nil && !strings.ContainsAny(s, ".\u3002\uFF0E\uFF61") && hasNonASCII(s) && len(want)-len("xn--") <= MaxLen {
+				t.Fatalf("Encode(%+q): ErrTooLong, but its encoding %q is %d bytes", s, want, len(want)-4)
 			}
 			return
 		}
