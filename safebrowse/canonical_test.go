@@ -448,17 +448,17 @@ func TestAppendCanonical(t *testing.T) {
 
 // TestAppendCanonicalNoAllocs checks that AppendCanonical allocates nothing
 // on ASCII input when dst has room, for every ASCII row and corpus URL.
-// Tab, CR and LF, and escaped non-ASCII (an escaped IDN) may allocate.
+// Escaped non-ASCII (an escaped IDN) may allocate.
 func TestAppendCanonicalNoAllocs(t *testing.T) {
 	ins := corpus(t)
 	for _, tt := range allCanonTests() {
-		if tt.wantErr == nil && isASCII([]byte(tt.in)) && !strings.ContainsAny(tt.in, "\t\r\n") {
+		if tt.wantErr == nil {
 			ins = append(ins, tt.in)
 		}
 	}
 	dst := make([]byte, 0, 4096)
 	for _, in := range ins {
-		if !isASCII(appendUnescaped(nil, in)) || strings.ContainsAny(in, "\t\r\n") {
+		if !isASCII(appendUnescaped(nil, in)) {
 			continue
 		}
 		if n := testing.AllocsPerRun(100, func() { AppendCanonical(dst, in) }); n != 0 {
