@@ -316,6 +316,8 @@ var decisionTests = []canonTest{
 	{"decision: no host", "?q", "", ErrNoHost},
 	// A fragment alone has no host.
 	{"decision: no host", "#f", "", ErrNoHost},
+	// No host, found after removing a tab (the tab path).
+	{"decision: no host", "http:/\t//path", "", ErrNoHost},
 	// A userinfo alone has no host.
 	{"decision: no host", "http://user@/", "", ErrNoHost},
 	// A port alone has no host.
@@ -485,6 +487,7 @@ func TestLinearTime(t *testing.T) {
 		{"slashes", "http://a.com/", "/"},
 		{"escaped host", "http://", "%41"},
 		{"escaped IDN host", "http://", "%C3%BC"},
+		{"nested escapes split by tabs", "http://a.com/%", "2\t5"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			mk := func(n int) string {
