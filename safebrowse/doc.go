@@ -3,4 +3,84 @@
 // SHA-256 hashes. See https://developers.google.com/safe-browsing/reference/URLs.and.Hashing
 // (shared/spec/safe-browsing-urls-and-hashing.tr.txt), except where the
 // decisions below depart from it or fill a silence.
+//
+// # Canonicalisation
+//
+// [Canonicalize] and [AppendCanonical] return the canonical URL,
+// "scheme://host/path" followed by "?query" when the URL has a query; [Parse]
+// returns it as a [URL], whose accessors give the host, path and query
+// without parsing again. They take these steps, in this order:
+//
+//  1. Trim the bytes <= 0x20 at both ends, then remove every tab, CR and LF
+//     (spec step 1; "%09", "%0D" and "%0A" stay).
+//  2. Cut the fragment at the first '#' (spec step 2).
+//  3. Read the scheme and the authority as a browser does (decisions a to
+//     c): the userinfo and the port are dropped here, before unescaping.
+//  4. Unescape the rest repeatedly until no escape remains (spec step 3), in
+//     linear time, then extract the host again from the result: an
+//     unescaped '/', '\' or '?' ends it, and an unescaped userinfo or port
+//     is dropped, as Chromium's and Google's Go client's re-parse do.
+//  5. The host rules: remove leading and trailing dots and collapse runs of
+//     dots (host steps 1 and 2); lowercase ASCII letters (host step 5);
+//     convert an internationalised host to punycode (decision f); write a
+//     bracketed IPv6 address in RFC 5952 form, and an IPv4-mapped
+//     (::ffff:0:0/96) or NAT64 (64:ff9b::/96) one as IPv4 (host step 4);
+//     write an IPv4 address in any legal form as four decimal parts (host
+//     step 3, decision e).
+//  6. The path rules, not on the query: a backslash is a slash; resolve
+//     "/./" and "/../" as RFC 3986 section 5.2.4 removes dot segments, so a
+//     final "/." or "/.." is resolved too (path step 1); then collapse runs of
+//     slashes (path step 2). The path is "/" when empty.
+//  7. Escape every byte <= 0x20, >= 0x7F, '#' and '%' as "%XX" with uppercase
+//     hex. (The Turkish text says "< 32, > 127"; the English original says
+//     "<= ASCII 32, >= 127", and the space and DEL are escaped.)
+//
+// Decisions, where the spec is silent:
+//
+//	a. Input as users pass it. With no scheme, "http" is assumed
+//	   ("www.google.com" is "http://www.google.com/"). The scheme, lowercased,
+//	   is kept if it is http, https, ftp, ws or wss (up to two '/' or '\'
+//	   may follow the colon, as in a browser, so "http:a.com" is
+//	   "http://a.com/"), or if "//" follows the colon (any hierarchical
+//	   scheme). "host:8080/path" (digits after the colon) is a host and port
+//	   with no scheme. Any other scheme is non-hierarchical, such as
+//	   "mailto:", "javascript:" or "data:", and an error ([ErrScheme]).
+//	b. The authority, as in a browser (the WHATWG URL standard's special
+//	   schemes). It ends at the first '/', '\' or '?': so
+//	   "http://evil.com\@good.com/" has host evil.com, not good.com. The
+//	   userinfo, up to the last '@', is removed, and so is the port, from the
+//	   first ':' outside brackets, whatever it holds. Reading the authority
+//	   before unescaping means an escaped '/' in a userinfo cannot hide the
+//	   host: "http://good.com%2F@evil.com/" is evil.com, the host a browser
+//	   visits, where unescaping the whole URL first would give good.com.
+//	c. No host is an error ([ErrNoHost]): "http:///path", "/path", "?q",
+//	   "#f", "http://user@/", or a host of dots only. An empty input is
+//	   [ErrEmpty]. A bracketed host that is not an IPv6 address, as a browser
+//	   parses it (no zone), is [ErrInvalidHost]. An input over 2 MiB, the
+//	   longest URL Chromium accepts, is [ErrTooLong]. Invalid UTF-8 is not an
+//	   error: its bytes are escaped.
+//	d. A '?' with nothing after it is kept: "http://www.google.com/q?" is
+//	   canonical, and [URL.HasQuery] reports true.
+//	e. IPv4 is parsed as browsers parse it (the WHATWG URL standard): one to
+//	   four parts, each decimal, hex after "0x" (empty hex is 0), or octal
+//	   after a leading "0"; each part but the last is a byte, and the last
+//	   fills the bytes that remain ("3279880203", "1.2.772"). Nothing folds
+//	   modulo 256: where a browser fails the parse (a part above 255 before
+//	   the last, a last part too large for the bytes left, a digit invalid in
+//	   its base, more than four parts), the host is a host name and kept as it
+//	   is, as Chromium's Safe Browsing code does.
+//	f. IDN. A host with a byte >= 0x80 once unescaped goes through UTS #46
+//	   ToASCII as a browser's does (non-transitional, CheckBidi and
+//	   CheckJoiners, no STD3 rules, CheckHyphens or DNS length check), which
+//	   maps full-width letters, digits and dots ("１２７．０．０．１" is
+//	   127.0.0.1). If the host is not valid UTF-8, fails UTS #46, or maps to
+//	   a forbidden domain code point such as '/' (from U+FF0F), a browser
+//	   would reject it: its bytes are kept and escaped ("http://\x01\x80.com/"
+//	   is "http://%01%80.com/", from the official list). An ASCII host is not
+//	   passed through IDNA, so its "xn--" labels are not checked.
+//
+// [AppendCanonical] makes no allocation when dst has room and the URL is
+// ASCII, once unescaped; only an internationalised host allocates, in
+// golang.org/x/net/idna. Each step is linear in the input, including the
+// repeated unescaping of "%25252525...".
 package safebrowse

@@ -16,8 +16,10 @@ var (
 	ErrNoHost = errors.New("safebrowse: URL has no host")
 	// ErrScheme reports a non-hierarchical scheme: "mailto:", "javascript:", "data:".
 	ErrScheme = errors.New("safebrowse: unsupported scheme")
-	// ErrTooLong reports a URL over the documented length bound.
+	// ErrTooLong reports a URL longer than 2 MiB, the bound Chromium sets.
 	ErrTooLong = errors.New("safebrowse: URL too long")
+	// ErrInvalidHost reports a host in brackets that is not an IPv6 address.
+	ErrInvalidHost = errors.New("safebrowse: invalid host")
 	// ErrInvalidURL reports any other malformed URL.
 	ErrInvalidURL = errors.New("safebrowse: invalid URL")
 )

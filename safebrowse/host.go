@@ -1,0 +1,368 @@
+package safebrowse
+
+import (
+	"net/netip"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/idna"
+)
+
+// idnaProfile converts an internationalised host to ASCII as a browser
+// does: the WHATWG URL standard's "domain to ASCII", which is UTS #46
+// ToASCII with CheckBidi and CheckJoiners, non-transitional, without
+// UseSTD3ASCIIRules, CheckHyphens or VerifyDnsLength.
+var idnaProfile = idna.New(
+	idna.MapForLookup(),
+	idna.Transitional(false),
+	idna.StrictDomainName(false),
+	idna.CheckHyphens(false),
+	idna.CheckJoiners(true),
+	idna.BidiRule(),
+	idna.VerifyDNSLength(false),
+)
+
+// canonHost canonicalises, in place, the unescaped host dst[start:end] by
+// the Safe Browsing host rules, and returns the buffer, the new end of the
+// host, and whether the host is an IP literal. The rest of dst moves with
+// the end of the host. An empty result means the URL has no host.
+//
+// The rules, in order:
+//   - steps 1 and 2: remove leading and trailing dots, collapse runs of dots;
+//   - step 5, brought forward: lowercase ASCII letters (IPv4 and IPv6
+//     parsing ignore case, so the order does not matter);
+//   - a host with a byte >= 0x80 goes through UTS #46 (see [idnaHost]), and
+//     steps 1 and 2 run again on its result;
+//   - step 4: a host in brackets must be an IPv6 address (see [appendIPv6]);
+//   - step 3: a host that parses as IPv4 is written in dotted decimal (see
+//     [parseIPv4]).
+func canonHost(dst []byte, start, end int) ([]byte, int, bool, error) {
+	n, kind := trimDots(dst[start:end], true)
+	dst = splice(dst, start+n, end, nil)
+	end = start + n
+	h := dst[start:end]
+	if n == 0 {
+		return dst, end, false, nil
+	}
+
+	if kind&nonASCII != 0 {
+		if a, ok := idnaHost(h); ok {
+			dst = splice(dst, start, end, []byte(a))
+			end = start + len(a)
+			n, kind = trimDots(dst[start:end], false)
+			dst = splice(dst, start+n, end, nil)
+			end = start + n
+			h = dst[start:end]
+			if n == 0 {
+				return dst, end, false, nil
+			}
+		}
+	}
+
+	var buf [64]byte
+	if h[0] == '[' {
+		if h[len(h)-1] != ']' {
+			return dst, end, false, ErrInvalidHost
+		}
+		a, ok := parseIPv6(h[1 : len(h)-1])
+		if !ok {
+			return dst, end, false, ErrInvalidHost
+		}
+		b := appendIPv6(buf[:0], a)
+		dst = splice(dst, start, end, b)
+		return dst, start + len(b), true, nil
+	}
+	if kind&notIPv4 != 0 {
+		return dst, end, false, nil
+	}
+	if a, ok := parseIPv4(h); ok {
+		b := appendIPv4(buf[:0], a)
+		dst = splice(dst, start, end, b)
+		return dst, start + len(b), true, nil
+	}
+	return dst, end, false, nil
+}
+
+// trimDots applies steps 1 and 2 of the Safe Browsing host rules to h in
+// place, removing leading and trailing dots and collapsing runs of dots,
+// lowercases ASCII letters when lowerCase is set (step 5), and returns the
+// new length and the kinds of byte seen.
+func trimDots(h []byte, lowerCase bool) (int, hostKind) {
+	n := 0
+	var kind hostKind
+	for _, c := range h {
+		if c == '.' && (n == 0 || h[n-1] == '.') {
+			continue
+		}
+		if lowerCase {
+			c = lower(c)
+		}
+		kind |= hostKinds[c]
+		h[n] = c
+		n++
+	}
+	if n > 0 && h[n-1] == '.' {
+		n--
+	}
+	return n, kind
+}
+
+// A hostKind is a set of kinds of host byte.
+type hostKind uint8
+
+const (
+	nonASCII hostKind = 1 << iota // a byte >= 0x80
+	notIPv4                       // a byte that no IPv4 address holds
+)
+
+// hostKinds[c] is the kind of the host byte c.
+var hostKinds = func() (t [256]hostKind) {
+	for c := range t {
+		if c >= 0x80 {
+			t[c] |= nonASCII
+		}
+		if !isHex(byte(c)) && c != '.' && c != 'x' && c != 'X' {
+			t[c] |= notIPv4
+		}
+	}
+	return t
+}()
+
+// idnaHost converts the host h, which holds a byte >= 0x80, to ASCII with
+// [idnaProfile], as a browser does, and reports whether it could. It cannot
+// when h is not valid UTF-8, fails UTS #46, or maps to a forbidden domain
+// code point of the WHATWG URL standard (a C0 control, space, '#', '%', '/',
+// ':', '<', '>', '?', '@', '[', '\\', ']', '^', '|' or DEL), as U+FF0F
+// FULLWIDTH SOLIDUS maps to '/': a browser rejects such a host. The caller
+// then keeps (and escapes) the bytes of h.
+func idnaHost(h []byte) (string, bool) {
+	if !utf8.Valid(h) {
+		return "", false
+	}
+	a, err := idnaProfile.ToASCII(string(h))
+	if err != nil {
+		return "", false
+	}
+	for i := 0; i < len(a); i++ {
+		if c := a[i]; c <= ' ' || c >= 0x7F || strings.IndexByte(`#%/:<>?@[\]^|`, c) >= 0 {
+			return "", false
+		}
+	}
+	return a, true
+}
+
+// parseIPv4 parses h as an IPv4 address as the WHATWG URL standard's IPv4
+// parser does, which handles every legal encoding (step 3 of the Safe
+// Browsing host rules): one to four dot-separated parts, each decimal, hex
+// after "0x" or "0X" (empty hex is 0), or octal after a leading "0"; every
+// part but the last is a byte, and the last fills the bytes that remain
+// ("3279880203" is 195.127.0.11, "1.2.3" is 1.2.0.3).
+//
+// It reports false where a browser fails the parse: a part that is not a
+// number in its base, a part but the last above 255, a last part too large
+// for the bytes that remain, or more than four parts. The caller then treats
+// h as a host name, as Chromium's Safe Browsing code does. h has no empty
+// part: steps 1 and 2 removed them.
+func parseIPv4(h []byte) (a [4]byte, ok bool) {
+	var v [4]uint64
+	n := 0
+	for i := 0; i <= len(h); {
+		if n == 4 {
+			return a, false
+		}
+		j := i
+		for j < len(h) && h[j] != '.' {
+			j++
+		}
+		x, ok := parseIPv4Part(h[i:j])
+		if !ok {
+			return a, false
+		}
+		v[n] = x
+		n++
+		i = j + 1
+	}
+	for k := 0; k < n-1; k++ {
+		if v[k] > 255 {
+			return a, false
+		}
+		a[k] = byte(v[k])
+	}
+	last := v[n-1]
+	if last >= 1<<(8*(5-n)) {
+		return a, false
+	}
+	for k := 3; k >= n-1; k-- {
+		a[k] = byte(last)
+		last >>= 8
+	}
+	return a, true
+}
+
+// parseIPv4Part parses one part of an IPv4 address (see [parseIPv4]). It
+// fails on a value of 2³² or more, so that it cannot overflow.
+func parseIPv4Part(p []byte) (uint64, bool) {
+	if len(p) == 0 {
+		return 0, false
+	}
+	base := uint64(10)
+	if len(p) >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') {
+		base, p = 16, p[2:]
+	} else if len(p) >= 2 && p[0] == '0' {
+		base, p = 8, p[1:]
+	}
+	var v uint64
+	for _, c := range p {
+		var d uint64
+		switch {
+		case isDigit(c):
+			d = uint64(c - '0')
+		case base == 16 && isHex(c):
+			d = uint64(unhex(c))
+		default:
+			return 0, false
+		}
+		if d >= base {
+			return 0, false
+		}
+		v = v*base + d
+		if v > 1<<32 {
+			return 0, false
+		}
+	}
+	return v, true
+}
+
+// appendIPv4 appends a in dotted decimal.
+func appendIPv4(b []byte, a [4]byte) []byte {
+	for i, x := range a {
+		if i > 0 {
+			b = append(b, '.')
+		}
+		b = strconv.AppendUint(b, uint64(x), 10)
+	}
+	return b
+}
+
+// parseIPv6 parses s, the text inside the brackets of a host, as an IPv6
+// address, as the WHATWG URL standard's IPv6 parser does: hex pieces of at
+// most four digits, at most one "::", and an optional dotted-decimal IPv4
+// address in the last 32 bits (no leading zeros). Zones are not allowed.
+func parseIPv6(s []byte) (a [16]byte, ok bool) {
+	var pieces [8]uint16
+	idx, compress, i := 0, -1, 0
+	if len(s) > 0 && s[0] == ':' {
+		if len(s) < 2 || s[1] != ':' {
+			return a, false
+		}
+		i, idx, compress = 2, 1, 1
+	}
+	for i < len(s) {
+		if idx == 8 {
+			return a, false
+		}
+		if s[i] == ':' {
+			if compress != -1 {
+				return a, false
+			}
+			i++
+			idx++
+			compress = idx
+			continue
+		}
+		v, n := uint16(0), 0
+		for n < 4 && i < len(s) && isHex(s[i]) {
+			v = v<<4 | uint16(unhex(s[i]))
+			i++
+			n++
+		}
+		if i < len(s) && s[i] == '.' {
+			// An IPv4 address in the last two pieces.
+			if n == 0 || idx > 6 {
+				return a, false
+			}
+			i -= n
+			seen := 0
+			for i < len(s) {
+				if seen > 0 {
+					if s[i] != '.' || seen == 4 {
+						return a, false
+					}
+					i++
+				}
+				if i == len(s) || !isDigit(s[i]) {
+					return a, false
+				}
+				piece := -1
+				for i < len(s) && isDigit(s[i]) {
+					d := int(s[i] - '0')
+					switch piece {
+					case -1:
+						piece = d
+					case 0:
+						return a, false
+					default:
+						piece = piece*10 + d
+					}
+					if piece > 255 {
+						return a, false
+					}
+					i++
+				}
+				pieces[idx] = pieces[idx]<<8 | uint16(piece)
+				seen++
+				if seen == 2 || seen == 4 {
+					idx++
+				}
+			}
+			if seen != 4 {
+				return a, false
+			}
+			break
+		}
+		if i < len(s) {
+			if s[i] != ':' {
+				return a, false
+			}
+			i++
+			if i == len(s) {
+				return a, false
+			}
+		}
+		pieces[idx] = v
+		idx++
+	}
+	if compress != -1 {
+		swaps := idx - compress
+		idx = 7
+		for idx != 0 && swaps > 0 {
+			pieces[idx], pieces[compress+swaps-1] = pieces[compress+swaps-1], pieces[idx]
+			idx--
+			swaps--
+		}
+	} else if idx != 8 {
+		return a, false
+	}
+	for k, x := range pieces {
+		a[2*k], a[2*k+1] = byte(x>>8), byte(x)
+	}
+	return a, true
+}
+
+// appendIPv6 appends the canonical form of the IPv6 address a, by step 4 of
+// the Safe Browsing host rules: an IPv4-mapped address (::ffff:0:0/96) or a
+// NAT64 address of the well-known prefix 64:ff9b::/96 becomes the IPv4
+// address in its last 32 bits; any other is written in brackets in RFC 5952
+// form (lowercase, no leading zeros, the longest run of two or more zero
+// pieces, the first if tied, as "::").
+func appendIPv6(b []byte, a [16]byte) []byte {
+	var mapped = [12]byte{10: 0xff, 11: 0xff}
+	var nat64 = [12]byte{0: 0x00, 1: 0x64, 2: 0xff, 3: 0x9b}
+	if [12]byte(a[:12]) == mapped || [12]byte(a[:12]) == nat64 {
+		return appendIPv4(b, [4]byte(a[12:]))
+	}
+	b = append(b, '[')
+	b = netip.AddrFrom16(a).AppendTo(b)
+	return append(b, ']')
+}

@@ -1,0 +1,205 @@
+package safebrowse
+
+import (
+	"net/netip"
+	"strings"
+	"testing"
+)
+
+func TestParseIPv4(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // "" when h is not IPv4
+	}{
+		// The official list's one-part decimal.
+		{"3279880203", "195.127.0.11"},
+		// Four decimal parts.
+		{"1.2.3.4", "1.2.3.4"},
+		// Three parts: the last fills two bytes.
+		{"1.2.772", "1.2.3.4"},
+		// Two parts: the last fills three bytes.
+		{"1.131844", "1.2.3.4"},
+		// Hex, any case.
+		{"0x7F.0X0.0x.0x1", "127.0.0.1"},
+		// Octal.
+		{"0177.0.0.01", "127.0.0.1"},
+		// Octal zero.
+		{"00.00.00.00", "0.0.0.0"},
+		// Mixed bases.
+		{"0x7f.1.0377.1", "127.1.255.1"},
+		// Hex with leading zeros.
+		{"0x0000007f.1", "127.0.0.1"},
+		// Largest last part for three parts.
+		{"1.2.65535", "1.2.255.255"},
+		// Too large for three parts.
+		{"1.2.65536", ""},
+		// Largest last part for two parts.
+		{"1.16777215", "1.255.255.255"},
+		// Too large for two parts.
+		{"1.16777216", ""},
+		// A part above 255 before the last.
+		{"1.256.1.1", ""},
+		// 2^32.
+		{"4294967296", ""},
+		// A huge number does not overflow.
+		{"99999999999999999999999999", ""},
+		// A huge hex number does not overflow.
+		{"0xffffffffffffffffffffffff", ""},
+		// Five parts.
+		{"1.2.3.4.5", ""},
+		// Octal with 8 or 9.
+		{"09", ""},
+		// A letter.
+		{"1.2.3.a", ""},
+		// A sign.
+		{"+1", ""},
+		// A name.
+		{"example.com", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			a, ok := parseIPv4([]byte(tt.in))
+			got := ""
+			if ok {
+				got = string(appendIPv4(nil, a))
+			}
+			if got != tt.want {
+				t.Errorf("parseIPv4(%q) = %q, %v; want %q", tt.in, got, ok, tt.want)
+			}
+			if slow, _ := parseIPv4Slow(tt.in); slow != tt.want {
+				t.Errorf("parseIPv4Slow(%q) = %q; want %q", tt.in, slow, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseIPv6(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // the RFC 5952 form, or "" when invalid
+	}{
+		// The spec's example.
+		{"2001:0db8:0000::1", "2001:db8::1"},
+		// Loopback.
+		{"::1", "::1"},
+		// All zeros.
+		{"::", "::"},
+		// A trailing "::".
+		{"1::", "1::"},
+		// Eight pieces.
+		{"1:2:3:4:5:6:7:8", "1:2:3:4:5:6:7:8"},
+		// "::" standing for one piece.
+		{"1:2:3:4:5:6::8", "1:2:3:4:5:6:0:8"},
+		// An IPv4 tail.
+		{"::ffff:192.168.0.1", "::ffff:192.168.0.1"},
+		// An IPv4 tail after six pieces.
+		{"1:2:3:4:5:6:1.2.3.4", "1:2:3:4:5:6:102:304"},
+		// Nine pieces.
+		{"1:2:3:4:5:6:7:8:9", ""},
+		// Seven pieces without "::".
+		{"1:2:3:4:5:6:7", ""},
+		// Two "::".
+		{"1::2::3", ""},
+		// ":::".
+		{":::", ""},
+		// A single leading colon.
+		{":1::", ""},
+		// A trailing single colon.
+		{"1:2:3:4:5:6:7:", ""},
+		// Five hex digits.
+		{"12345::", ""},
+		// An IPv4 tail too early.
+		{"1.2.3.4::", ""},
+		// An IPv4 tail after seven pieces.
+		{"1:2:3:4:5:6:7:1.2.3.4", ""},
+		// An IPv4 tail with three parts.
+		{"::1.2.3", ""},
+		// An IPv4 tail with five parts.
+		{"::1.2.3.4.5", ""},
+		// An IPv4 part with a leading zero.
+		{"::1.2.3.04", ""},
+		// An IPv4 part above 255.
+		{"::1.2.3.256", ""},
+		// A zone.
+		{"fe80::1%eth0", ""},
+		// Empty.
+		{"", ""},
+		// A letter.
+		{"g::", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			a, ok := parseIPv6([]byte(tt.in))
+			got := ""
+			if ok {
+				got = netip.AddrFrom16(a).String()
+			}
+			if got != tt.want {
+				t.Errorf("parseIPv6(%q) = %q, %v; want %q", tt.in, got, ok, tt.want)
+			}
+		})
+	}
+}
+
+// FuzzParseIPv6 checks the WHATWG IPv6 parser against net/netip, which
+// accepts the same addresses but for zones.
+func FuzzParseIPv6(f *testing.F) {
+	for _, s := range []string{"::", "::1", "1:2:3:4:5:6:7:8", "::ffff:1.2.3.4", "1::2:3.4.5.6", "64:ff9b::1.2.3.4", "fe80::1%1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		a, ok := parseIPv6([]byte(s))
+		b, err := netip.ParseAddr(s)
+		want := err == nil && b.Is6() && b.Zone() == "" && !strings.Contains(s, "%")
+		if ok != want {
+			t.Fatalf("parseIPv6(%q) = %v; netip.ParseAddr: %v, %v", s, ok, b, err)
+		}
+		if ok && netip.AddrFrom16(a) != b {
+			t.Fatalf("parseIPv6(%q) = %v; netip.ParseAddr = %v", s, netip.AddrFrom16(a), b)
+		}
+	})
+}
+
+// FuzzParseIPv4 checks the IPv4 parser against the slow one.
+func FuzzParseIPv4(f *testing.F) {
+	for _, s := range []string{"1.2.3.4", "3279880203", "0x12.0x43.0x44.0x01", "012.034.01.055", "1.2", "0x", "08", "1.2.3.4.5"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if strings.Contains(s, "..") || strings.HasPrefix(s, ".") || strings.HasSuffix(s, ".") {
+			return // host steps 1 and 2 remove empty parts first
+		}
+		a, ok := parseIPv4([]byte(s))
+		got := ""
+		if ok {
+			got = string(appendIPv4(nil, a))
+		}
+		if want, _ := parseIPv4Slow(s); got != want {
+			t.Fatalf("parseIPv4(%q) = %q; parseIPv4Slow = %q", s, got, want)
+		}
+	})
+}
+
+func TestTrimDots(t *testing.T) {
+	tests := []struct{ in, want string }{
+		// Host step 1: leading and trailing.
+		{"..a.b..", "a.b"},
+		// Host step 2: runs.
+		{"a...b....c", "a.b.c"},
+		// Only dots.
+		{"....", ""},
+		// Step 5 at the same time.
+		{"A.B", "a.b"},
+		// Non-ASCII bytes are not lowercased.
+		{"\xc3\x9c.A", "\xc3\x9c.a"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			b := []byte(tt.in)
+			n, _ := trimDots(b, true)
+			if got := string(b[:n]); got != tt.want {
+				t.Errorf("trimDots(%q) = %q; want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
