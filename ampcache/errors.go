@@ -36,6 +36,9 @@ var (
 	ErrNotReversible = errors.New("ampcache: hashed domain prefix cannot be reversed")
 	// ErrInvalidCaches reports a caches.json that fails validation.
 	ErrInvalidCaches = errors.New("ampcache: invalid caches.json")
+	// ErrInvalidSender reports an AMP for Email sender in a [CORSConfig]
+	// that is not an email address.
+	ErrInvalidSender = errors.New("ampcache: invalid email sender")
 )
 
 // inputError is the one error type of this package: a sentinel, the input

@@ -1,30 +1,215 @@
 package ampcache
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
 
-// PublisherDomain returns the publisher domain of an AMP Cache Origin, by the
-// spec's "AMP Cache Origin to Publisher Domain". STUB (issue 4).
+	"github.com/urlspec/urlspec/internal/punycode"
+)
+
+// PublisherDomain returns the publisher domain of an AMP Cache Origin, such
+// as a browser sends in the Origin header of a CORS request from a cache,
+// by the spec's "AMP Cache Origin to Publisher Domain":
+//
+//	https://www-example-com.cdn.ampproject.org → www.example.com
+//
+// It accepts only "https://" + prefix + "." + the cacheDomain of a
+// registered cache, ignoring ASCII case, with an optional ":443". Anything
+// else is an error: another scheme or port, a path, userinfo, "null", a
+// prefix with a dot (ErrInvalidOrigin), or a host on no registered cache
+// (ErrUnknownCache).
+//
+// The spec's steps then reverse the domain prefix: (1) punycode decode an
+// "xn--" prefix, (2) strip a "0-" prefix and "-0" suffix, (3) read "--" as
+// "-" and "-" as ".", and (4) punycode encode each label of the result. The
+// result is the publisher domain in ASCII, lowercase form.
+//
+// A prefix without "-" is a hash, which cannot be reversed: PublisherDomain
+// returns an error wrapping [ErrNotReversible]. Compare such an Origin with
+// the origins of the domains you know, from [Cache.Origin] or
+// [Registry.Origins].
+//
+// The reverse steps are not injective, so PublisherDomain accepts a result
+// only if its [DomainPrefix] is the prefix it was read from; otherwise it
+// returns an error wrapping ErrInvalidOrigin. See "Reading an Origin back"
+// in the package documentation.
 func PublisherDomain(origin string) (string, error) {
 	return defaultRegistry.PublisherDomain(origin)
 }
 
-// PublisherDomain is like the package-level [PublisherDomain] on r's caches.
-// STUB (issue 4): ASCII only, no check.
+// PublisherDomain is like the package-level [PublisherDomain], on r's caches.
 func (r *Registry) PublisherDomain(origin string) (string, error) {
-	rest, ok := strings.CutPrefix(origin, "https://")
-	if !ok {
-		return "", newError(ErrInvalidOrigin, origin, "")
+	prefix, err := r.originPrefix(origin)
+	if err != nil {
+		return "", err
 	}
-	for _, c := range r.caches {
-		if p, ok := strings.CutSuffix(rest, "."+c.CacheDomain); ok {
-			if !strings.Contains(p, "-") {
-				return "", newError(ErrNotReversible, origin, "")
-			}
-			p = strings.TrimSuffix(strings.TrimPrefix(p, "0-"), "-0")
-			p = strings.ReplaceAll(p, "--", "\x00")
-			p = strings.ReplaceAll(p, "-", ".")
-			return strings.ReplaceAll(p, "\x00", "-"), nil
+	// The prefix is a DNS label of letters, digits and hyphens, with its
+	// letters lowercased (the host is case-insensitive).
+	var pbuf [maxLabel]byte
+	p := pbuf[:len(prefix)]
+	for i := 0; i < len(prefix); i++ {
+		p[i] = lower(prefix[i])
+	}
+	if !containsHyphen(p) {
+		return "", newError(ErrNotReversible, origin, "")
+	}
+	domain, detail := reversePrefix(p, true)
+	if detail != "" && wrapped(p) {
+		// Step 2 is ambiguous: "0-a--0" is the prefix of "0.a-0", which
+		// was never wrapped. Try the reading without it. Its result must
+		// pass the check and be a host a URL can have; otherwise the
+		// error is the spec's reading's.
+		if d, detail2 := reversePrefix(p, false); detail2 == "" && !endsInNumber(d) {
+			domain, detail = d, ""
 		}
 	}
+	if detail != "" {
+		return "", newError(ErrInvalidOrigin, origin, detail)
+	}
+	if endsInNumber(domain) {
+		return "", newError(ErrInvalidOrigin, origin, strconv.Quote(domain)+" is an IPv4 address, not a publisher domain")
+	}
+	return domain, nil
+}
+
+// wrapped reports whether the prefix p starts with "0-" and ends with "-0",
+// as step 2 of the reverse steps tests it.
+func wrapped(p []byte) bool {
+	return len(p) >= 4 && p[0] == '0' && p[1] == '-' && p[len(p)-2] == '-' && p[len(p)-1] == '0'
+}
+
+// reversePrefix returns the domain that the reverse steps read from the
+// lowercase prefix p, with or without step 2, if its domain prefix is p.
+// Otherwise it returns the reason, for an error detail.
+func reversePrefix(p []byte, strip bool) (domain, detail string) {
+	var buf [maxDomain + 1]byte
+	b, err := appendReversePrefix(buf[:0], p, strip)
+	if err != nil {
+		return "", err.Error()
+	}
+	domain = string(b)
+	// The security check: the result must give back the prefix.
+	var cbuf [maxLabel]byte
+	if check, err := AppendDomainPrefix(cbuf[:0], domain); err != nil || string(check) != string(p) {
+		return "", strconv.Quote(string(p)) + " is not the domain prefix of " + strconv.Quote(domain)
+	}
+	return domain, ""
+}
+
+// originPrefix returns the domain prefix of a cache origin, as it appears in
+// origin: "https://" + prefix + "." + a registered cache domain, in any
+// case, with an optional ":443".
+func (r *Registry) originPrefix(origin string) (string, error) {
+	switch {
+	case origin == "":
+		return "", newError(ErrEmpty, origin, "")
+	case len(origin) > maxOriginLen:
+		return "", newError(ErrTooLong, origin, "")
+	case !hasPrefixFold(origin, "https://"):
+		return "", newError(ErrInvalidOrigin, origin, "not an https origin")
+	}
+	host := origin[len("https://"):]
+	for i := 0; i < len(host); i++ {
+		switch c := host[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '.', c == ':':
+		case c == '/' || c == '\\' || c == '?' || c == '#':
+			return "", newError(ErrInvalidOrigin, origin, "an origin has no path")
+		case c == '@':
+			return "", newError(ErrInvalidOrigin, origin, "an origin has no userinfo")
+		default:
+			return "", newError(ErrInvalidOrigin, origin, "invalid host code point "+quoteByte(c))
+		}
+	}
+	host, port, hasPort := strings.Cut(host, ":")
+	if hasPort && port != "443" {
+		return "", newError(ErrInvalidOrigin, origin, "not the https port")
+	}
+	// One cache domain may end another ("cdn.example" and "example"):
+	// the first cache that leaves one label wins, and a near miss reports
+	// what was wrong with it only if none does.
+	detail := ""
+	for _, c := range r.list() {
+		if equalFold(host, c.CacheDomain) {
+			detail = "no domain prefix"
+			continue
+		}
+		n := len(host) - len(c.CacheDomain) - 1
+		if n < 0 || host[n] != '.' || !equalFold(host[n+1:], c.CacheDomain) {
+			continue
+		}
+		prefix := host[:n]
+		switch {
+		case prefix == "":
+			detail = "no domain prefix"
+		case strings.IndexByte(prefix, '.') >= 0:
+			detail = "the domain prefix has a dot"
+		case len(prefix) > maxLabel:
+			detail = "the domain prefix is longer than a DNS label"
+		default:
+			return prefix, nil
+		}
+	}
+	if detail != "" {
+		return "", newError(ErrInvalidOrigin, origin, detail)
+	}
 	return "", newError(ErrUnknownCache, origin, "")
+}
+
+// appendReversePrefix appends the domain that the spec's reverse steps read
+// from the lowercase prefix p to dst, with or without step 2. It returns
+// the Punycode error when p is not Punycode.
+func appendReversePrefix(dst []byte, p []byte, strip bool) ([]byte, error) {
+	// Step 1: punycode decode an "xn--" prefix. A label holds at most 63
+	// bytes, so at most 59 code points of 4 bytes.
+	var ubuf [4 * maxLabel]byte
+	s := p
+	if len(p) >= 4 && string(p[:4]) == "xn--" {
+		u, err := punycode.AppendDecode(ubuf[:0], string(p[4:]))
+		if err != nil {
+			return dst, err
+		}
+		s = u
+	}
+	// Step 2: strip "0-" and "-0".
+	if strip && wrapped(s) {
+		s = s[2 : len(s)-2]
+	}
+	// Step 3: "--" is "-", and any other "-" is ".". Each label is kept in
+	// d, and step 4 punycode encodes it into dst when it is not ASCII.
+	var dbuf [4 * maxLabel]byte
+	d := dbuf[:0]
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && s[i] == '-' && i+1 < len(s) && s[i+1] == '-' {
+			d = append(d, '-')
+			i++
+			continue
+		}
+		if i < len(s) && s[i] != '-' {
+			d = append(d, s[i])
+			continue
+		}
+		// The end of a label: a lone "-", or the end of s.
+		var err error
+		if dst, err = appendLabel(dst, d); err != nil {
+			return dst, err
+		}
+		if i < len(s) {
+			dst = append(dst, '.')
+		}
+		d = d[:0]
+	}
+	return dst, nil
+}
+
+// appendLabel appends label to dst in ASCII form, step 4 of the spec's
+// reverse steps: itself if ASCII, else "xn--" and its Punycode.
+func appendLabel(dst, label []byte) ([]byte, error) {
+	for _, c := range label {
+		if c >= utf8.RuneSelf {
+			dst = append(dst, "xn--"...)
+			return punycode.AppendEncode(dst, string(label))
+		}
+	}
+	return append(dst, label...), nil
 }

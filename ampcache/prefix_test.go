@@ -277,10 +277,17 @@ func TestSpecOriginExamples(t *testing.T) {
 			if !fallbackShape.MatchString(p) {
 				t.Errorf("hashed prefix %q does not have the fallback's shape", p)
 			}
+			if _, err := PublisherDomain(tt.origin); !errors.Is(err, ErrNotReversible) {
+				t.Errorf("PublisherDomain(%q): %v; want ErrNotReversible", tt.origin, err)
+			}
 			continue
 		}
-		if got, err := DomainPrefix("www.example.com"); err != nil || got != p {
-			t.Errorf("DomainPrefix(\"www.example.com\") = %q, %v; want %q", got, err, p)
+		d, err := PublisherDomain(tt.origin)
+		if err != nil || d != "www.example.com" {
+			t.Fatalf("PublisherDomain(%q) = %q, %v; want \"www.example.com\"", tt.origin, d, err)
+		}
+		if got, err := DomainPrefix(d); err != nil || got != p {
+			t.Errorf("DomainPrefix(%q) = %q, %v; want %q", d, got, err, p)
 		}
 	}
 }

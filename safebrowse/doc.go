@@ -80,8 +80,9 @@
 //	   passed through IDNA, so its "xn--" labels are not checked.
 //
 // [AppendCanonical] makes no allocation when dst has room and the URL is
-// ASCII, once unescaped, and has no tab, CR or LF. Each step is linear in
-// the input, including the repeated unescaping of "%25252525...".
+// ASCII, once unescaped; only an internationalised host allocates, in
+// golang.org/x/net/idna. Each step is linear in the input, including the
+// repeated unescaping of "%25252525...".
 //
 // # Expressions and hashes
 //

@@ -8,8 +8,8 @@
 // export it.
 //
 // Inputs and outputs are bounded: Decode rejects an input longer than
-// [MaxLen] bytes, and Encode an input or an output longer than MaxLen bytes,
-// with [ErrTooLong]. Decoding inserts each code point into the output, and
+// [MaxLen] bytes, and Encode an input of more than MaxLen code points or an
+// output longer than MaxLen bytes, with [ErrTooLong]. Decoding inserts each code point into the output, and
 // encoding rescans its input once per distinct code point, so a call on n
 // bytes takes O(n·MaxLen) time: linear in n, with a constant that MaxLen
 // bounds. Since every Encode output is a valid Decode input,
@@ -47,8 +47,9 @@ var (
 	ErrBadCodePoint = errors.New("punycode: decoded value is not a Unicode scalar value")
 	// ErrOverflow reports an integer overflow, detected as section 6.4 says.
 	ErrOverflow = errors.New("punycode: overflow")
-	// ErrTooLong reports an input, or an Encode output, longer than MaxLen
-	// bytes.
+	// ErrTooLong reports a Decode input longer than MaxLen bytes, or an
+	// Encode input of more than MaxLen code points or output longer than
+	// MaxLen bytes.
 	ErrTooLong = errors.New("punycode: input too long")
 	// ErrInvalidUTF8 reports an Encode input that is not valid UTF-8.
 	ErrInvalidUTF8 = errors.New("punycode: invalid UTF-8")
@@ -238,7 +239,8 @@ func AppendEncode(dst []byte, s string) ([]byte, error) {
 }
 
 func appendEncode(dst []byte, s string) ([]byte, error) {
-	if len(s) > MaxLen {
+	// The output has at least one byte per code point of the input.
+	if len(s) > utf8.UTFMax*MaxLen || utf8.RuneCountInString(s) > MaxLen {
 		return dst, ErrTooLong
 	}
 	orig := len(dst)

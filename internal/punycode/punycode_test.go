@@ -199,8 +199,11 @@ func TestEncode(t *testing.T) {
 		{"⚡😊-com", "-com-p33b41770a", nil},
 		// Invalid UTF-8 cannot be encoded.
 		{"a\xffb", "", ErrInvalidUTF8},
-		// Input longer than MaxLen bytes.
-		{strings.Repeat("ü", MaxLen/2+1), "", ErrTooLong},
+		// Input of more than MaxLen code points.
+		{strings.Repeat("ü", MaxLen+1), "", ErrTooLong},
+		// MaxLen/2+1 code points of 2 bytes: more than MaxLen bytes, and
+		// what Decode reads back from fewer than MaxLen bytes.
+		{strings.Repeat("ü", MaxLen/2+1), "tda" + strings.Repeat("a", MaxLen/2), nil},
 		// Output longer than MaxLen bytes: Decode could not read it back.
 		{strings.Repeat("a", MaxLen), "", ErrTooLong},
 		// Output of exactly MaxLen bytes.
@@ -310,7 +313,7 @@ func FuzzEncode(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		enc, err := Encode(s)
-		if !utf8.ValidString(s) || len(s) > MaxLen {
+		if !utf8.ValidString(s) || utf8.RuneCountInString(s) > MaxLen {
 			if err == nil {
 				t.Fatalf("Encode(%q) = %q; want an error", s, enc)
 			}

@@ -1,0 +1,167 @@
+package ampcache
+
+import "strings"
+
+// maxURLLen bounds the URLs that CacheURL and SourceURL read: Chromium's
+// url::kMaxURLChars, 2 MiB. No browser navigates to a longer URL.
+const maxURLLen = 2 << 20
+
+// urlParts are the parts of an absolute http or https URL that the cache
+// URL format moves around.
+type urlParts struct {
+	https bool   // the scheme is https, else http
+	host  string // the host, as it is in the URL
+	port  string // the port digits, or "" if none or empty
+	rest  string // the path, query and fragment, byte for byte
+}
+
+// splitURL splits rawURL, an absolute http or https URL with an authority,
+// into its parts, scanning it as the WHATWG URL parser scans a special URL:
+// the scheme is case-insensitive, "\" is read as "/" in "//" and at the end
+// of the authority, and the port is ASCII digits, with an empty port the
+// same as none. It departs from a browser in rejecting what it would
+// repair or hide, so that no URL is silently rewritten (see "Cache URLs" in
+// the package documentation): any ASCII control character or DEL, fewer
+// or more than two slashes after the scheme, userinfo, an IPv6 literal,
+// and a port above 65535. It does not look at the host's bytes.
+func splitURL(rawURL string) (urlParts, error) {
+	var u urlParts
+	switch {
+	case rawURL == "":
+		return u, newError(ErrEmpty, rawURL, "")
+	case len(rawURL) > maxURLLen:
+		return u, newError(ErrTooLong, rawURL, "longer than 2 MiB")
+	}
+	if i := indexControl(rawURL); i >= 0 {
+		return u, newError(ErrInvalidURL, rawURL, "control character "+quoteByte(rawURL[i]))
+	}
+	var rest string
+	switch {
+	case hasPrefixFold(rawURL, "https:"):
+		u.https, rest = true, rawURL[len("https:"):]
+	case hasPrefixFold(rawURL, "http:"):
+		rest = rawURL[len("http:"):]
+	default:
+		return u, newError(ErrInvalidURL, rawURL, "not an http or https URL")
+	}
+	if len(rest) < 2 || !isSlash(rest[0]) || !isSlash(rest[1]) || len(rest) > 2 && isSlash(rest[2]) {
+		return u, newError(ErrInvalidURL, rawURL, `want "//" and a host after the scheme`)
+	}
+	rest = rest[2:]
+	end := len(rest)
+	for i := 0; i < len(rest); i++ {
+		if c := rest[i]; c == '/' || c == '\\' || c == '?' || c == '#' {
+			end = i
+			break
+		}
+	}
+	auth := rest[:end]
+	u.rest = rest[end:]
+	if strings.IndexByte(auth, '@') >= 0 {
+		return u, newError(ErrInvalidURL, rawURL, "userinfo is not allowed")
+	}
+	if strings.HasPrefix(auth, "[") {
+		return u, newError(ErrInvalidHost, rawURL, "an IPv6 address, not a domain")
+	}
+	u.host = auth
+	if i := strings.LastIndexByte(auth, ':'); i >= 0 {
+		u.host, u.port = auth[:i], strings.TrimLeft(auth[i+1:], "0")
+		if u.port == "" && i+1 < len(auth) {
+			u.port = "0" // all zeros: port 0
+		}
+		if len(u.port) > 5 || !isDigits(u.port) || len(u.port) == 5 && u.port > "65535" {
+			return u, newError(ErrInvalidURL, rawURL, "invalid port")
+		}
+	}
+	if u.host == "" {
+		return u, newError(ErrInvalidURL, rawURL, "no host")
+	}
+	return u, nil
+}
+
+// defaultPort reports whether u's port is the default port of its scheme:
+// none, 80 for http, 443 for https.
+func (u *urlParts) defaultPort() bool {
+	return u.port == "" || u.https && u.port == "443" || !u.https && u.port == "80"
+}
+
+// indexControl returns the index of the first ASCII control character or
+// DEL in s, or -1. It tests eight bytes at a time, with the exact word tests
+// "has a byte less than n" and "has a zero byte" of Bit Twiddling Hacks.
+func indexControl(s string) int {
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		del := x ^ (ones * 0x7F)
+		if (x-ones*' ')&^x&high != 0 || (del-ones)&^del&high != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i] < ' ' || s[i] == 0x7F {
+			return i
+		}
+	}
+	return -1
+}
+
+func isSlash(c byte) bool { return c == '/' || c == '\\' }
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// endsInNumber reports whether a URL parser reads the ASCII host h as an
+// IPv4 address: the WHATWG URL standard's "ends in a number checker", on
+// the last label after one trailing dot is removed. The label is all
+// digits, or "0x" and hexadecimal digits.
+func endsInNumber(h string) bool {
+	h = strings.TrimSuffix(h, ".")
+	last := h[strings.LastIndexByte(h, '.')+1:]
+	if last == "" {
+		return false
+	}
+	if isDigits(last) {
+		return true
+	}
+	if len(last) < 2 || last[0] != '0' || lower(last[1]) != 'x' {
+		return false
+	}
+	for i := 2; i < len(last); i++ {
+		c := lower(last[i])
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// hasPrefixFold reports whether s begins with the lowercase ASCII prefix,
+// ignoring ASCII case in s.
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && equalFold(s[:len(prefix)], prefix)
+}
+
+// equalFold reports whether s equals the lowercase ASCII string t,
+// ignoring ASCII case in s.
+func equalFold(s, t string) bool {
+	if len(s) != len(t) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if lower(s[i]) != t[i] {
+			return false
+		}
+	}
+	return true
+}

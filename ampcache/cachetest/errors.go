@@ -1,0 +1,71 @@
+package cachetest
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// Sentinel errors. Every error returned by this package wraps exactly one of
+// them, so callers can test the kind of failure with [errors.Is]. The
+// message begins with "cachetest: " and quotes the input. The cache also
+// writes these messages into its error pages, so a test can tell why a
+// request got a 404.
+var (
+	// ErrInvalidOption reports an option out of range, such as a negative
+	// redirect bound.
+	ErrInvalidOption = errors.New("cachetest: invalid option")
+	// ErrInvalidOrigin reports an origin that cannot be served: a nil
+	// handler, or a base URL that is not an http or https URL on loopback.
+	ErrInvalidOrigin = errors.New("cachetest: invalid origin")
+	// ErrNotCacheHost reports a request whose host is not on a cache of
+	// the registry.
+	ErrNotCacheHost = errors.New("cachetest: not an AMP Cache host")
+	// ErrUnknownServing reports a cache path whose serving type this cache
+	// does not serve.
+	ErrUnknownServing = errors.New("cachetest: unknown serving type")
+	// ErrInvalidURL reports a cache URL that names no publisher URL.
+	ErrInvalidURL = errors.New("cachetest: invalid cache URL")
+	// ErrURLTooLong reports a request URL over [MaxURLLength] bytes.
+	ErrURLTooLong = errors.New("cachetest: URL too long")
+	// ErrMethod reports a request method other than GET or HEAD.
+	ErrMethod = errors.New("cachetest: method not allowed")
+	// ErrOriginStatus reports an origin response that is not 200 OK, such
+	// as a 404 or a 5xx.
+	ErrOriginStatus = errors.New("cachetest: origin status")
+	// ErrOriginFetch reports an origin that could not be fetched: a
+	// transport error, a timeout, or a handler that panicked.
+	ErrOriginFetch = errors.New("cachetest: origin fetch failed")
+	// ErrTooManyRedirects reports an origin that redirects more often than
+	// the bound set by [WithMaxRedirects], such as a redirect loop.
+	ErrTooManyRedirects = errors.New("cachetest: too many redirects")
+	// ErrInvalidRedirect reports an origin redirect without a usable
+	// Location: missing, malformed, or not http or https.
+	ErrInvalidRedirect = errors.New("cachetest: invalid redirect")
+	// ErrBodyTooLarge reports an origin body over the bound set by
+	// [WithMaxBodySize].
+	ErrBodyTooLarge = errors.New("cachetest: origin body too large")
+)
+
+// inputError is the one error type of this package: a sentinel, the input
+// it was found in, and an optional detail.
+type inputError struct {
+	err    error
+	input  string
+	detail string
+}
+
+// newError returns an error wrapping the sentinel err for input.
+func newError(err error, input, detail string) error {
+	return &inputError{err: err, input: strings.Clone(input), detail: detail}
+}
+
+func (e *inputError) Error() string {
+	s := e.err.Error() + " in " + strconv.Quote(e.input)
+	if e.detail != "" {
+		s += ": " + e.detail
+	}
+	return s
+}
+
+func (e *inputError) Unwrap() error { return e.err }

@@ -1,0 +1,71 @@
+// Command cacheurl prints the AMP Cache URLs of publisher URLs: one line
+// per registered cache and serving type.
+//
+// Usage:
+//
+//	go run ./examples/cacheurl https://www.example.com/a/b.html?q=1
+//	printf 'https://example.com/\nhttp://點看.com/\n' | go run ./examples/cacheurl
+//
+// It reads URLs from its arguments, or one per line from standard input
+// when it has none. For each it prints the URL, then one indented line per
+// cache and serving type, "<TAB>cache id<TAB>serving<TAB>cache URL", or the
+// error. It exits with status 1 if any URL was invalid.
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+
+	"github.com/urlspec/urlspec/ampcache"
+)
+
+var servings = []ampcache.Serving{
+	ampcache.Content,
+	ampcache.Viewer,
+	ampcache.WebPackage,
+	ampcache.Certificate,
+	ampcache.Image,
+	ampcache.ImageMaxWidth(800),
+	ampcache.Resource,
+}
+
+func main() {
+	out := bufio.NewWriter(os.Stdout)
+	defer out.Flush()
+	failed := false
+	buf := make([]byte, 0, 512)
+	show := func(u string) {
+		fmt.Fprintln(out, u)
+		for _, c := range ampcache.Caches() {
+			for _, s := range servings {
+				var err error
+				buf, err = ampcache.AppendCacheURL(buf[:0], c.CacheDomain, u, s)
+				if err != nil {
+					fmt.Fprintf(out, "\t%v\n", err)
+					failed = true
+					return
+				}
+				fmt.Fprintf(out, "\t%s\t%s\t%s\n", c.ID, s, buf)
+			}
+		}
+	}
+	if len(os.Args) > 1 {
+		for _, u := range os.Args[1:] {
+			show(u)
+		}
+	} else {
+		sc := bufio.NewScanner(os.Stdin)
+		for sc.Scan() {
+			show(sc.Text())
+		}
+		if err := sc.Err(); err != nil {
+			fmt.Fprintln(os.Stderr, "cacheurl:", err)
+			failed = true
+		}
+	}
+	out.Flush()
+	if failed {
+		os.Exit(1)
+	}
+}
