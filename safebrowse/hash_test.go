@@ -178,6 +178,9 @@ func TestListPrefixLen(t *testing.T) {
 // TestNoAllocs checks that AppendHashes does not allocate on ASCII URLs
 // when dst has room, under both host rules.
 func TestNoAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("-race instruments allocations; run without -race")
+	}
 	dst := make([]Hash, 0, MaxExpressions)
 	for _, in := range []string{
 		"http://a.b.com/1/2.html?param=1",
