@@ -250,7 +250,9 @@ func TestNoAllocs(t *testing.T) {
 
 // TestBoundedTime checks that the worst inputs at MaxLen stay cheap: the
 // insertion in Decode and the rescans in Encode are quadratic in the length
-// of the input, which MaxLen bounds.
+// of the input, which MaxLen bounds. A round takes about 1ms here, with or
+// without -race; the bound leaves room for a loaded machine (20ms flaked at
+// a load average of 10), and still fails if the work were unbounded.
 func TestBoundedTime(t *testing.T) {
 	var b strings.Builder
 	for r := rune(0x4E00); b.Len()+utf8.RuneLen(r) <= MaxLen; r += 7 {
@@ -267,8 +269,8 @@ func TestBoundedTime(t *testing.T) {
 		Decode(worstDecode)
 		Decode(strings.Repeat("a", MaxLen))
 	}
-	if d := time.Since(start) / 10; d > 20*time.Millisecond {
-		t.Errorf("worst case at MaxLen took %v per round; want well under 20ms", d)
+	if d := time.Since(start) / 10; d > 250*time.Millisecond {
+		t.Errorf("worst case at MaxLen took %v per round; want well under 250ms", d)
 	}
 }
 
