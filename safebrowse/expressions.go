@@ -195,7 +195,10 @@ func hostSuffixes[T ~string | ~[]byte](starts []int, host T, off int, r HostRule
 	// the eTLD+1 (v5), or the last two labels (v4).
 	least := 1
 	if r != HostsV4 {
-		ps := psl.Len(host)
+		// A host that is not an IP literal is a name: canonicalisation
+		// parsed every address that netip.ParseAddr accepts (dotted
+		// decimal IPv4; IPv6 only in brackets, and a name holds no ':').
+		ps := psl.NameLen(host)
 		i := len(host) - ps - 1 // the dot before the public suffix
 		if i <= 0 {
 			return 0 // the host is a public suffix
