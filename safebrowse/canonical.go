@@ -122,11 +122,17 @@ func canonical[T string | []byte](dst []byte, s T, rawURL string) ([]byte, parts
 	if err != nil {
 		return orig, p, newError(err, rawURL, strconv.Quote(string(scheme))+" is not hierarchical")
 	}
-	authEnd := 0
+	// Most authorities are a bare host: hostBounds has nothing to cut
+	// unless the authority holds a '@' or a ':'.
+	authEnd, cut := 0, false
 	for authEnd < len(rest) && !isDelim(rest[authEnd]) {
+		cut = cut || rest[authEnd] == '@' || rest[authEnd] == ':'
 		authEnd++
 	}
-	hs, he := hostBounds(rest[:authEnd])
+	hs, he := 0, authEnd
+	if cut {
+		hs, he = hostBounds(rest[:authEnd])
+	}
 	rawHost := rest[hs:he]
 	rest = rest[authEnd:]
 

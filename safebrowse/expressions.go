@@ -176,6 +176,7 @@ func hostSuffixes[T ~string | ~[]byte](starts []int, host T, off int, r HostRule
 	var dots [psl.MaxLabels + maxHosts]int
 	nd := 0
 	prev := len(host)
+	colon := false
 	for i := len(host) - 1; i >= 0; i-- {
 		if host[i] == '.' {
 			if i+1 == prev {
@@ -186,6 +187,8 @@ func hostSuffixes[T ~string | ~[]byte](starts []int, host T, off int, r HostRule
 			}
 			nd++
 			prev = i
+		} else if host[i] == ':' {
+			colon = true
 		}
 	}
 	if prev == 0 {
@@ -195,7 +198,18 @@ func hostSuffixes[T ~string | ~[]byte](starts []int, host T, off int, r HostRule
 	// the eTLD+1 (v5), or the last two labels (v4).
 	least := 1
 	if r != HostsV4 {
-		ps := psl.Len(host)
+		// Only a host with a ':' or ending in a digit can be an address
+		// that netip.ParseAddr accepts, which psl.Len treats as its own
+		// public suffix. Canonicalisation parses every such address, so
+		// this host is one only when expand is given a host outside
+		// that contract (as FuzzExpand does); the others, which are
+		// names, skip psl.Len's test for an address.
+		var ps int
+		if colon || isDigit(host[len(host)-1]) {
+			ps = psl.Len(host)
+		} else {
+			ps = psl.NameLen(host)
+		}
 		i := len(host) - ps - 1 // the dot before the public suffix
 		if i <= 0 {
 			return 0 // the host is a public suffix

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Hash is the full-length hash of an expression: its SHA-256, the only hash
@@ -92,12 +93,13 @@ func (r HostRule) Hashes(rawURL string) ([]Hash, error) {
 
 // AppendHashes is [AppendHashes] under the host rule r.
 func (r HostRule) AppendHashes(dst []Hash, rawURL string) ([]Hash, error) {
-	var a [canonicalBuf]byte
-	buf, p, err := appendCanonical(a[:0], rawURL)
+	w := scratches.Get().(*scratch)
+	defer scratches.Put(w)
+	buf, p, err := appendCanonical(w.buf[:0], rawURL)
 	if err != nil {
 		return dst, err
 	}
-	return appendHashes(dst, buf, p, r), nil
+	return appendHashes(dst, w, buf, p, r), nil
 }
 
 // AppendHashes appends the hashes of the expressions of u under the host
@@ -109,37 +111,57 @@ func (u URL) AppendHashes(dst []Hash, r HostRule) []Hash {
 	if !u.IsValid() {
 		return dst
 	}
-	// sha256.Sum256 takes a []byte: copy the canonical URL once, rather
-	// than each expression.
-	var a [canonicalBuf]byte
-	return appendHashes(dst, append(a[:0], u.s...), u.p, r)
+	w := scratches.Get().(*scratch)
+	defer scratches.Put(w)
+	return appendHashes(dst, w, u.s, u.p, r)
 }
 
-// canonicalBuf is the size of the stack buffer that holds a canonical URL
-// while its expressions are hashed; a longer URL costs one allocation.
+// canonicalBuf is the size of the buffer that holds a canonical URL while
+// its expressions are hashed; a longer URL costs one allocation.
 const canonicalBuf = 1024
 
+// A scratch is the working memory of AppendHashes: a buffer for the
+// canonical URL and a hasher. Scratches are pooled, so that neither is
+// allocated, nor a kilobyte of stack cleared, for each URL.
+type scratch struct {
+	buf [canonicalBuf]byte
+	h   hasher
+}
+
+var scratches = sync.Pool{New: func() any {
+	w := new(scratch)
+	w.h.init()
+	return w
+}}
+
 // appendHashes appends to dst the hashes of the expressions of the
-// canonical URL buf, whose parts are p, under the host rule r. Each
-// expression is hashed where it lies in buf.
-func appendHashes(dst []Hash, buf []byte, p parts, r HostRule) []Hash {
-	e := expand(r, buf, p)
-	dst = slices.Grow(dst, e.nh*e.np)
+// canonical URL s, whose parts are p, under the host rule r, using the
+// scratch w. Each expression is hashed where it lies in s.
+func appendHashes[T string | []byte](dst []Hash, w *scratch, s T, p parts, r HostRule) []Hash {
+	e := expand(r, s, p)
+	n := len(dst)
+	dst = slices.Grow(dst, e.nh*e.np)[:n+e.nh*e.np]
+	out := dst[n:]
 	if !useHasher() {
+		// sha256.Sum256 takes a []byte: copy s once, rather than each
+		// expression, unless it is one.
+		b, ok := any(s).([]byte)
+		if !ok {
+			b = append(w.buf[:0], s...)
+		}
 		for _, h := range e.hosts[:e.nh] {
 			for _, end := range e.paths[:e.np] {
-				dst = append(dst, sha256.Sum256(buf[h:end]))
+				out[0] = sha256.Sum256(b[h:end])
+				out = out[1:]
 			}
 		}
 		return dst
 	}
-	hr := hashers.Get().(*hasher)
 	for _, h := range e.hosts[:e.nh] {
 		for _, end := range e.paths[:e.np] {
-			sum, _ := hr.sum(buf[h:end]) // useHasher checked the form
-			dst = append(dst, sum)
+			sum(&w.h, &out[0], s[h:end]) // useHasher checked the form
+			out = out[1:]
 		}
 	}
-	hashers.Put(hr)
 	return dst
 }

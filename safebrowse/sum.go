@@ -37,12 +37,15 @@ const chunk = 4 * sha256.BlockSize
 // digest: after the 4-byte magic "sha\x03".
 const stateOffset = 4
 
-var hashers = sync.Pool{New: func() any { return newHasher() }}
-
 func newHasher() *hasher {
-	d := sha256.New()
-	m, _ := d.(encoding.BinaryAppender)
-	return &hasher{d: d, m: m}
+	h := new(hasher)
+	h.init()
+	return h
+}
+
+func (h *hasher) init() {
+	h.d = sha256.New()
+	h.m, _ = h.d.(encoding.BinaryAppender)
 }
 
 // useHasher reports whether a hasher gives the hashes of sha256.Sum256 on
@@ -58,18 +61,25 @@ var useHasher = sync.OnceValue(func() bool {
 		msg[i] = byte(i*7 + 1)
 	}
 	for n := range len(msg) + 1 {
-		if got, ok := h.sum(msg[:n]); !ok || got != sha256.Sum256(msg[:n]) {
+		var got Hash
+		if !sum(h, &got, msg[:n]) || got != sha256.Sum256(msg[:n]) {
+			return false
+		}
+		if !sum(h, &got, string(msg[:n])) || got != sha256.Sum256(msg[:n]) {
 			return false
 		}
 	}
 	return true
 })
 
-// sum returns the SHA-256 of p. It reports false if the digest's binary
-// form is not what it expects. It writes to the digest only from h.blk:
-// passing p to the digest's Write, through an interface, would move the
-// caller's buffer to the heap.
-func (h *hasher) sum(p []byte) (Hash, bool) {
+// sum writes the SHA-256 of p to out, using h. It reports false if the
+// digest's binary form is not what it expects. It writes to the digest only
+// from h.blk: passing p to the digest's Write, through an interface, would
+// move the caller's buffer to the heap (and a string cannot be passed).
+//
+// It is a function, not a method, because methods cannot have type
+// parameters.
+func sum[T string | []byte](h *hasher, out *Hash, p T) bool {
 	h.d.Reset()
 	total := uint64(len(p))
 	for len(p) >= chunk {
@@ -78,19 +88,32 @@ func (h *hasher) sum(p []byte) (Hash, bool) {
 		p = p[chunk:]
 	}
 	// Pad the rest: a 1 bit, zeros, and the length in bits as a 64-bit
-	// big-endian integer, to a whole number of blocks.
-	n := copy(h.blk[:], p)
-	h.blk[n] = 0x80
+	// big-endian integer, to a whole number of blocks. The zeros lie in
+	// the block of the last message byte and perhaps the next: clear both
+	// with fixed-size stores, which cost less than clearing the exact range,
+	// before the message is copied over the first.
+	n := len(p)
 	end := (n + 1 + 8 + sha256.BlockSize - 1) &^ (sha256.BlockSize - 1)
-	clear(h.blk[n+1 : end-8])
+	last := n &^ (sha256.BlockSize - 1)
+	*(*[sha256.BlockSize]byte)(h.blk[last:]) = [sha256.BlockSize]byte{}
+	if end > last+sha256.BlockSize {
+		*(*[sha256.BlockSize]byte)(h.blk[last+sha256.BlockSize:]) = [sha256.BlockSize]byte{}
+	}
+	copy(h.blk[:], p)
+	h.blk[n] = 0x80
 	binary.BigEndian.PutUint64(h.blk[end-8:end], total<<3)
 	h.d.Write(h.blk[:end])
 
-	var out Hash
 	b, err := h.m.AppendBinary(h.bin[:0])
 	if err != nil || len(b) < stateOffset+len(out) {
-		return out, false
+		return false
 	}
-	copy(out[:], b[stateOffset:])
-	return out, true
+	// Copy the state a word at a time, as the digest wrote it: a wider
+	// load of bytes still in the store buffer would wait for them to
+	// reach the cache.
+	b = b[stateOffset : stateOffset+len(out)]
+	for i := 0; i < len(out); i += 4 {
+		binary.NativeEndian.PutUint32(out[i:], binary.NativeEndian.Uint32(b[i:]))
+	}
+	return true
 }

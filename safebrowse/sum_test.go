@@ -22,7 +22,8 @@ func TestHasher(t *testing.T) {
 		msg[i] = byte(255 - i)
 	}
 	for n := range len(msg) + 1 {
-		got, ok := h.sum(msg[:n])
+		var got Hash
+		ok := sum(h, &got, msg[:n])
 		if want := Hash(sha256.Sum256(msg[:n])); !ok || got != want {
 			t.Fatalf("sum of %d bytes = %s, %v; want %s", n, got, ok, want)
 		}
@@ -41,6 +42,21 @@ func BenchmarkSum(b *testing.B) {
 	})
 	b.Run("hasher", func(b *testing.B) {
 		h := newHasher()
-		benchEach(b, len(exprs), func(i int) { sinkHash, _ = h.sum(exprs[i]) })
+		benchEach(b, len(exprs), func(i int) { sum(h, &sinkHash, exprs[i]) })
 	})
+}
+
+// TestSum256Fallback checks AppendHashes where useHasher is false, as with
+// a crypto/sha256 whose binary form differs: it must give the same hashes
+// through sha256.Sum256, from a raw URL and from a parsed one.
+func TestSum256Fallback(t *testing.T) {
+	defer func(f func() bool) { useHasher = f }(useHasher)
+	useHasher = func() bool { return false }
+	for _, tt := range expressionsTests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, r := range []HostRule{HostsV5, HostsV4} {
+				checkHashes(t, r, tt.in)
+			}
+		})
+	}
 }

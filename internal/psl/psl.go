@@ -107,7 +107,14 @@ func Len[T ~string | ~[]byte](domain T) int {
 			return len(domain)
 		}
 	}
+	return NameLen(domain)
+}
 
+// NameLen is [Len] for a domain that [netip.ParseAddr] does not accept, such
+// as a host name that a URL parser has already told from an IP address: it
+// skips the test for one. On an address that ParseAddr accepts, it returns
+// what Len would for a name (for "1.2.3.4", the length of "4").
+func NameLen[T ~string | ~[]byte](domain T) int {
 	t := edges()
 	lo, hi, parent := uint32(0), uint32(numTLD), uint32(root)
 	s, suffix, wildcard := domain, len(domain), false

@@ -5,6 +5,7 @@
 package psl
 
 import (
+	"net/netip"
 	"os"
 	"strings"
 	"testing"
@@ -64,6 +65,11 @@ func TestLen(t *testing.T) {
 			}
 			if got := Len([]byte(tt.in)); got != len(tt.want) {
 				t.Errorf("Len([]byte(%q)) = %d, want %d", tt.in, got, len(tt.want))
+			}
+			if _, err := netip.ParseAddr(tt.in); err != nil {
+				if got := NameLen(tt.in); got != len(tt.want) {
+					t.Errorf("NameLen(%q) = %d, want %d (%q)", tt.in, got, len(tt.want), tt.want)
+				}
 			}
 		})
 	}
@@ -132,6 +138,11 @@ func FuzzLen(f *testing.F) {
 		}
 		if got := Len([]byte(s)); got != len(ps) {
 			t.Fatalf("Len([]byte(%q)) = %d, x/net says %q", s, got, ps)
+		}
+		if _, err := netip.ParseAddr(s); err != nil {
+			if got := NameLen(s); got != len(ps) {
+				t.Fatalf("NameLen(%q) = %d, x/net says %q", s, got, ps)
+			}
 		}
 	})
 }
