@@ -48,8 +48,9 @@
 //	   form given, not mapped or encoded. The AMP toolbox, amppackager and
 //	   snowflake agree on this.
 //
-// [AppendDomainPrefix] makes no allocations for an ASCII domain; Unicode
-// domains go through golang.org/x/net/idna and allocate.
+// [AppendDomainPrefix] makes no allocations for an ASCII domain with no
+// A-label; Unicode domains and A-labels ("xn--") are validated by
+// golang.org/x/net/idna, and allocate.
 //
 // # Caches
 //
@@ -218,5 +219,6 @@
 //	    gets 403. No Access-Control headers are set for it: email clients
 //	    fetch through their own proxy, which reads AMP-Email-Allow-Sender.
 //
-// The allowed path makes no allocations.
+// The allowed path makes no allocations, except with an
+// __amp_source_origin parameter.
 package ampcache
