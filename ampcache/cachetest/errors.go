@@ -2,8 +2,8 @@ package cachetest
 
 import (
 	"errors"
-	"strconv"
-	"strings"
+
+	"github.com/urlspec/urlspec/internal/inputerr"
 )
 
 // Sentinel errors. Every error returned by this package wraps exactly one of
@@ -47,25 +47,8 @@ var (
 	ErrBodyTooLarge = errors.New("cachetest: origin body too large")
 )
 
-// inputError is the one error type of this package: a sentinel, the input
-// it was found in, and an optional detail.
-type inputError struct {
-	err    error
-	input  string
-	detail string
-}
-
-// newError returns an error wrapping the sentinel err for input.
+// newError returns an error wrapping the sentinel err for input, with an
+// optional detail; its message quotes the input (internal/inputerr).
 func newError(err error, input, detail string) error {
-	return &inputError{err: err, input: strings.Clone(input), detail: detail}
+	return inputerr.New(err, input, detail)
 }
-
-func (e *inputError) Error() string {
-	s := e.err.Error() + " in " + strconv.Quote(e.input)
-	if e.detail != "" {
-		s += ": " + e.detail
-	}
-	return s
-}
-
-func (e *inputError) Unwrap() error { return e.err }
