@@ -1,39 +1,20 @@
 package ampcache
 
 import (
-	"encoding/json"
-	"os"
 	"testing"
+
+	"github.com/urlspec/urlspec/internal/wpt"
 )
 
-// wptCase is one case of the web-platform-tests URL suite
-// (testdata/wpt-urltestdata.json); strings in the file are comments.
-type wptCase struct {
-	Input    string  `json:"input"`
-	Base     *string `json:"base"`
-	Href     string  `json:"href"`
-	Protocol string  `json:"protocol"`
-	Hostname string  `json:"hostname"`
-	Failure  bool    `json:"failure"`
-}
+// wptCase is one case of the browsers' URL suite (internal/wpt).
+type wptCase = wpt.Case
 
-// wptCases reads the web-platform-tests URL suite.
+// wptCases reads the browsers' URL suite, testdata/wpt-urltestdata.json.
 func wptCases(tb testing.TB) []wptCase {
 	tb.Helper()
-	data, err := os.ReadFile("../testdata/wpt-urltestdata.json")
+	cases, err := wpt.Cases()
 	if err != nil {
 		tb.Fatal(err)
-	}
-	var raw []json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		tb.Fatal(err)
-	}
-	var cases []wptCase
-	for _, r := range raw {
-		var c wptCase
-		if json.Unmarshal(r, &c) == nil {
-			cases = append(cases, c)
-		}
 	}
 	return cases
 }

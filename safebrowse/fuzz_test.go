@@ -1,10 +1,10 @@
 package safebrowse
 
 import (
-	"encoding/json"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/urlspec/urlspec/internal/wpt"
 )
 
 // fuzzSeeds are the seeds of the fuzz targets, beyond the table rows, the
@@ -116,38 +116,15 @@ func checkCanonical(t *testing.T, in, got string) {
 
 func isUpperHex(c byte) bool { return isDigit(c) || 'A' <= c && c <= 'F' }
 
-// wptCase is one case of wpt-urltestdata.json; strings in the file are
-// comments.
-type wptCase struct {
-	Input    string  `json:"input"`
-	Base     *string `json:"base"`
-	Failure  bool    `json:"failure"`
-	Protocol string  `json:"protocol"`
-	Hostname string  `json:"hostname"`
-	Pathname string  `json:"pathname"`
-	Search   string  `json:"search"`
-}
+// wptCase is one case of the browsers' URL suite (internal/wpt).
+type wptCase = wpt.Case
 
-// wptCases reads ../testdata/wpt-urltestdata.json.
+// wptCases reads the browsers' URL suite, testdata/wpt-urltestdata.json.
 func wptCases(tb testing.TB) []wptCase {
-	data, err := os.ReadFile("../testdata/wpt-urltestdata.json")
+	tb.Helper()
+	cases, err := wpt.Cases()
 	if err != nil {
 		tb.Fatal(err)
-	}
-	var raw []json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		tb.Fatal(err)
-	}
-	var cases []wptCase
-	for _, r := range raw {
-		if len(r) > 0 && r[0] == '"' {
-			continue
-		}
-		var c wptCase
-		if err := json.Unmarshal(r, &c); err != nil {
-			tb.Fatal(err)
-		}
-		cases = append(cases, c)
 	}
 	return cases
 }

@@ -6,16 +6,16 @@ package safebrowse
 
 import (
 	"crypto/sha256"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/urlspec/urlspec/internal/wpt"
 )
 
 // hashTests give full hashes computed independently of Go, with
@@ -263,29 +263,15 @@ func TestHashesLinear(t *testing.T) {
 	}
 }
 
-// wptInputs returns the inputs of the browsers' URL suite, as fuzz seeds
-// and hostile inputs.
+// wptInputs returns the inputs of the browsers' URL suite
+// (testdata/wpt-urltestdata.json), as fuzz seeds and hostile inputs.
 func wptInputs(tb testing.TB) []string {
-	b, err := os.ReadFile("../../shared/testdata/wpt-urltestdata.json")
+	tb.Helper()
+	inputs, err := wpt.Inputs()
 	if err != nil {
-		b, err = os.ReadFile("/work/shared/testdata/wpt-urltestdata.json")
-	}
-	if err != nil {
-		tb.Log("no wpt-urltestdata.json:", err)
-		return nil
-	}
-	var cases []json.RawMessage
-	if err := json.Unmarshal(b, &cases); err != nil {
 		tb.Fatal(err)
 	}
-	var out []string
-	for _, c := range cases {
-		var v struct{ Input string }
-		if json.Unmarshal(c, &v) == nil && v.Input != "" {
-			out = append(out, v.Input)
-		}
-	}
-	return out
+	return inputs
 }
 
 func FuzzHashes(f *testing.F) {

@@ -1,47 +1,29 @@
 package cachetest
 
 import (
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/urlspec/urlspec/ampcache"
+
+	"github.com/urlspec/urlspec/internal/wpt"
 )
 
-// wptInputs returns the inputs of the browsers' URL suite, or nil if the
-// shared test data is not beside the repository (CI's clone) or beside its
-// worktree.
+// wptInputs returns the inputs of the browsers' URL suite
+// (testdata/wpt-urltestdata.json), as fuzz seeds and hostile inputs.
 func wptInputs(tb testing.TB) []string {
-	var data []byte
-	var err error
-	for _, dir := range []string{"../../../shared", "../../../../shared"} {
-		if data, err = os.ReadFile(dir + "/testdata/wpt-urltestdata.json"); err == nil {
-			break
-		}
-	}
+	tb.Helper()
+	inputs, err := wpt.Inputs()
 	if err != nil {
-		tb.Logf("no wpt-urltestdata.json: %v", err)
-		return nil
-	}
-	var raw []json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
 		tb.Fatal(err)
 	}
-	var out []string
-	for _, r := range raw {
-		var c struct{ Input string }
-		if json.Unmarshal(r, &c) == nil && c.Input != "" {
-			out = append(out, c.Input)
-		}
-	}
-	return out
+	return inputs
 }
 
 // fuzzOrigin is an origin that records the request URIs it sees and answers

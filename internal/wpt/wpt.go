@@ -1,0 +1,63 @@
+// Package wpt reads the browsers' URL parsing suite, web-platform-tests
+// url/resources/urltestdata.json, vendored as testdata/wpt-urltestdata.json
+// (see testdata/README.md). The tests of every package use it as hostile
+// input, as fuzz seeds, and for the host a browser sees.
+package wpt
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+)
+
+// Case is one case of the suite. A case with Failure set is one a browser
+// rejects, and has no parts.
+type Case struct {
+	Input    string  `json:"input"`
+	Base     *string `json:"base"`
+	Href     string  `json:"href"`
+	Protocol string  `json:"protocol"`
+	Hostname string  `json:"hostname"`
+	Pathname string  `json:"pathname"`
+	Search   string  `json:"search"`
+	Failure  bool    `json:"failure"`
+}
+
+// Cases returns every case of the suite, in order. The file's strings,
+// which are comments, are skipped.
+func Cases() ([]Case, error) {
+	_, file, _, _ := runtime.Caller(0)
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "testdata", "wpt-urltestdata.json"))
+	if err != nil {
+		return nil, err
+	}
+	var raw []json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, err
+	}
+	var cases []Case
+	for _, r := range raw {
+		if len(r) > 0 && r[0] == '"' {
+			continue
+		}
+		var c Case
+		if err := json.Unmarshal(r, &c); err != nil {
+			return nil, err
+		}
+		cases = append(cases, c)
+	}
+	return cases, nil
+}
+
+// Inputs returns the non-empty inputs of the suite, in order.
+func Inputs() ([]string, error) {
+	cases, err := Cases()
+	var out []string
+	for _, c := range cases {
+		if c.Input != "" {
+			out = append(out, c.Input)
+		}
+	}
+	return out, err
+}
