@@ -89,12 +89,11 @@ func (old *state) update(m *wireList) (*state, string) {
 	if m.partial {
 		oldN = old.n
 	}
+	// The size of the new list is at most oldN plus the additions (the
+	// removals are checked while merging).
 	bound := oldN
-	if m.hasRem {
-		if m.rem.count >= int64(oldN) {
-			return nil, fmt.Sprintf("compressed_removals: %d removals from a list of %d", m.rem.count+1, oldN)
-		}
-		bound -= int(m.rem.count) + 1
+	if m.hasRem && m.rem.count >= int64(oldN) {
+		return nil, fmt.Sprintf("compressed_removals: %d removals from a list of %d", m.rem.count+1, oldN)
 	}
 	if m.addWidth != 0 {
 		bound += int(m.add.count) + 1
@@ -112,12 +111,29 @@ func (old *state) update(m *wireList) (*state, string) {
 func (next *state) merge4(old *state, oldN int, m *wireList, bound int) string {
 	var out sink4
 	out.init(bound)
-	var rem, add rice32
+	rem, add := new(rice32), new(rice32)
 	if m.hasRem {
 		rem = newRice32(&m.rem)
 	}
 	if m.addWidth != 0 {
 		add = newRice32(&m.add)
+	}
+	if oldN == 0 && !m.hasRem {
+		// A full update: decode the additions a chunk at a time straight
+		// into the index and the hash.
+		var chunk [1024]uint32
+		for {
+			n := add.fill(chunk[:])
+			if n == 0 {
+				break
+			}
+			out.addAll(chunk[:n])
+		}
+		if add.err != "" {
+			return "additions: " + add.err
+		}
+		out.finish(next)
+		return ""
 	}
 	r, hasR := rem.next()
 	a, hasA := add.next()
@@ -165,14 +181,13 @@ type sink4 struct {
 	ib   *indexBuilder
 	flat []byte
 	h    hash.Hash
-	buf  []byte // prefixes not yet hashed
-	n    int
+	n    int // prefixes in hb, not yet hashed
+	hb   [4096]byte
 }
 
 func (s *sink4) init(bound int) {
 	if bound >= indexMin {
 		s.ib = newIndexBuilder(bound)
-		s.buf = make([]byte, 0, 8192)
 	} else {
 		s.flat = make([]byte, 0, 4*bound)
 	}
@@ -180,28 +195,54 @@ func (s *sink4) init(bound int) {
 }
 
 func (s *sink4) add(v uint32) {
-	s.n++
 	if s.ib == nil {
 		s.flat = binary.BigEndian.AppendUint32(s.flat, v)
 		return
 	}
 	s.ib.add(v)
-	s.buf = binary.BigEndian.AppendUint32(s.buf, v)
-	if len(s.buf) == cap(s.buf) {
-		s.h.Write(s.buf)
-		s.buf = s.buf[:0]
+	binary.BigEndian.PutUint32(s.hb[4*s.n:], v)
+	s.n++
+	if s.n == len(s.hb)/4 {
+		s.h.Write(s.hb[:])
+		s.n = 0
+	}
+}
+
+// addAll adds vs, ascending, each greater than every prefix added before.
+func (s *sink4) addAll(vs []uint32) {
+	if s.ib == nil || s.n != 0 {
+		for _, v := range vs {
+			s.add(v)
+		}
+		return
+	}
+	for len(vs) > 0 {
+		c := vs[:min(len(vs), len(s.hb)/4)]
+		vs = vs[len(c):]
+		ib := s.ib
+		ends, n := ib.ends, ib.n
+		lo := ib.lo[n : n+len(c)]
+		hb := s.hb[:4*len(c)]
+		for j, v := range c {
+			ends[v>>16+1] = uint32(n + j + 1)
+			lo[j] = uint16(v)
+			binary.BigEndian.PutUint32(hb[4*j:], v)
+		}
+		ib.n += len(c)
+		s.h.Write(hb)
 	}
 }
 
 func (s *sink4) finish(st *state) {
-	st.n = s.n
 	if s.ib == nil {
+		st.n = len(s.flat) / 4
 		s.h.Write(s.flat)
 		if len(s.flat) > 0 {
 			st.flat = s.flat
 		}
 	} else {
-		s.h.Write(s.buf)
+		st.n = s.ib.n
+		s.h.Write(s.hb[:4*s.n])
 		st.idx = s.ib.finish()
 	}
 	s.h.Sum(st.sum[:0])
@@ -219,7 +260,7 @@ func (next *state) mergeWide(old *state, oldN int, m *wireList, bound int) strin
 			return "additions: " + e
 		}
 	}
-	var rem rice32
+	rem := new(rice32)
 	if m.hasRem {
 		rem = newRice32(&m.rem)
 	}

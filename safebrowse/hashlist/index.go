@@ -54,47 +54,47 @@ func (x *index) contains(h uint32) bool {
 }
 
 // indexBuilder builds an index from prefixes given in ascending order.
+// It stores, for each prefix, one past its position at ends[bucket+1],
+// with no branch and no load: the last prefix of a bucket writes last, so
+// ends[b+1] ends up the end of bucket b, or 0 when b is empty, which
+// finish fills from the bucket before.
 type indexBuilder struct {
-	starts *[65537]uint32
-	next   uint32 // the first bucket whose start is not yet written
-	lo     []uint16
+	ends *[65537]uint32
+	lo   []uint16 // len is the bound given to newIndexBuilder
+	n    int
 }
 
 // newIndexBuilder returns a builder for at most n prefixes.
 func newIndexBuilder(n int) *indexBuilder {
-	return &indexBuilder{starts: new([65537]uint32), lo: make([]uint16, 0, n)}
+	return &indexBuilder{ends: new([65537]uint32), lo: make([]uint16, n)}
 }
 
 // add appends v, which is greater than every prefix added before.
 func (ib *indexBuilder) add(v uint32) {
-	b := v >> 16
-	for ib.next <= b {
-		ib.starts[ib.next] = uint32(len(ib.lo))
-		ib.next++
-	}
-	ib.lo = append(ib.lo, uint16(v))
+	ib.ends[v>>16+1] = uint32(ib.n + 1)
+	ib.lo[ib.n] = uint16(v)
+	ib.n++
 }
 
 // finish returns the index.
 func (ib *indexBuilder) finish() *index {
-	n := uint32(len(ib.lo))
-	for ib.next <= 65536 {
-		ib.starts[ib.next] = n
-		ib.next++
+	starts := ib.ends
+	for b := 1; b <= 65536; b++ {
+		starts[b] = max(starts[b], starts[b-1])
 	}
-	lo := ib.lo
-	if cap(lo)-len(lo) > len(lo)/16 {
-		lo = append([]uint16(nil), lo...) // do not keep the room left by duplicates
+	lo := ib.lo[:ib.n]
+	if len(ib.lo)-ib.n > ib.n/16 {
+		lo = append([]uint16(nil), lo...) // do not keep the room left by duplicates and removals
 	}
 	x := &index{base: new([257]uint32), lo: lo}
 	for g := range 257 {
-		x.base[g] = ib.starts[min(g<<8, 65536)]
+		x.base[g] = starts[min(g<<8, 65536)]
 	}
 	off := new([65537]uint16)
-	for b, s := range ib.starts {
+	for b, s := range starts {
 		d := s - x.base[b>>8]
 		if d > math.MaxUint16 {
-			x.wide = ib.starts
+			x.wide = starts
 			return x
 		}
 		off[b] = uint16(d)

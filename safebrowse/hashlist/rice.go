@@ -128,21 +128,24 @@ func (r *bitReader) bits(k uint) (uint64, bool) {
 }
 
 // rice32 decodes a RiceDeltaEncoded32Bit stream (additions of a 4-byte
-// list, or removal indices) value by value: the first value, then each
-// previous value plus (q << k) + r.
+// list, or removal indices): the first value, then each previous value
+// plus (q << k) + r. [rice32.fill] decodes many values in one tight loop;
+// [rice32.next] hands them out one at a time.
 type rice32 struct {
 	r     bitReader
 	k     uint
 	qmax  uint64 // the largest quotient whose delta fits 32 bits
-	left  int64  // values not yet returned
-	v     uint32 // the value last returned
-	first bool   // the first value is not yet returned
+	left  int64  // values not yet decoded
+	v     uint32 // the value last decoded
+	first bool   // the first value is not yet decoded
 	err   string // why the stream is corrupt, once found
+	i, n  int    // buf[i:n] is decoded and not yet returned by next
+	buf   [128]uint32
 }
 
 // newRice32 returns a decoder of s, which check has validated.
-func newRice32(s *riceStream) rice32 {
-	d := rice32{r: bitReader{data: s.data}, left: s.count + 1, v: uint32(s.first[3]), first: true}
+func newRice32(s *riceStream) *rice32 {
+	d := &rice32{r: bitReader{data: s.data}, left: s.count + 1, v: uint32(s.first[3]), first: true}
 	if s.count > 0 {
 		d.k = uint(s.k)
 		d.qmax = math.MaxUint32 >> d.k
@@ -153,41 +156,106 @@ func newRice32(s *riceStream) rice32 {
 // next returns the next value, or false at the end of the stream or on an
 // error (d.err).
 func (d *rice32) next() (uint32, bool) {
-	if d.left == 0 {
-		return 0, false
+	if d.i == d.n {
+		d.i, d.n = 0, d.fill(d.buf[:])
+		if d.n == 0 {
+			return 0, false
+		}
 	}
-	d.left--
-	if d.first {
+	v := d.buf[d.i]
+	d.i++
+	return v, true
+}
+
+// fill decodes up to len(out) values into out and returns how many: fewer
+// at the end of the stream, and none after an error (d.err). The hot loop
+// keeps the bit reader in local variables and makes no call; it hands the
+// rare cases to slowDelta: a quotient longer than the loaded bits, and
+// the last 8 bytes of the stream.
+func (d *rice32) fill(out []uint32) int {
+	j := 0
+	if d.first && d.left > 0 && len(out) > 0 {
 		d.first = false
-		return d.v, true
+		d.left--
+		out[0] = d.v
+		j = 1
 	}
+	m := min(len(out)-j, int(d.left))
+	d.left -= int64(m)
+	out = out[:j+m]
+	e := ""
+	v := uint64(d.v)
+	for j < len(out) {
+		data, i, buf, nb := d.r.data, d.r.i, d.r.buf, d.r.n
+		k := d.k & 63
+		mask := uint64(1)<<k - 1
+		for ; j < len(out) && i+8 <= len(data); j++ {
+			// Refill on every entry, without a branch on how many bits
+			// are left (which the data decides, and would mispredict):
+			// whole bytes, up to 56 to 63 bits.
+			buf |= binary.LittleEndian.Uint64(data[i:]) << (nb & 63)
+			i += int((63 - nb) >> 3)
+			nb |= 56
+			ones := uint(bits.TrailingZeros64(^buf))
+			if ones+1+k > nb {
+				break // a long quotient
+			}
+			// The quotient and the remainder are both loaded: take them
+			// with one shift of buf (ones+1+k ≤ nb ≤ 63; the mask only
+			// tells the compiler so).
+			delta := uint64(ones)<<k | buf>>((ones+1)&63)&mask
+			buf >>= (ones + 1 + k) & 63
+			nb -= ones + 1 + k
+			v += delta
+			if delta == 0 || v > math.MaxUint32 {
+				e = errRepeat
+				if delta != 0 {
+					e = errOverflow
+				}
+				break
+			}
+			out[j] = uint32(v)
+		}
+		d.r.i, d.r.buf, d.r.n = i, buf, nb
+		if e != "" || j == len(out) {
+			break
+		}
+		var delta uint64
+		if delta, e = d.slowDelta(); e != "" {
+			break
+		}
+		v += delta
+		if v > math.MaxUint32 {
+			e = errOverflow
+			break
+		}
+		out[j] = uint32(v)
+		j++
+	}
+	d.v = uint32(v)
+	if e != "" {
+		d.err = e
+		d.left = 0
+		return 0
+	}
+	return j
+}
+
+// slowDelta reads one delta with the bit reader's methods.
+func (d *rice32) slowDelta() (uint64, string) {
 	q, e := d.r.unary(d.qmax)
 	if e != "" {
-		d.fail(e)
-		return 0, false
+		return 0, e
 	}
 	rem, ok := d.r.bits(d.k)
 	if !ok {
-		d.fail(errShort)
-		return 0, false
+		return 0, errShort
 	}
 	delta := q<<d.k | rem
 	if delta == 0 {
-		d.fail(errRepeat)
-		return 0, false
+		return 0, errRepeat
 	}
-	v := uint64(d.v) + delta
-	if v > math.MaxUint32 {
-		d.fail(errOverflow)
-		return 0, false
-	}
-	d.v = uint32(v)
-	return d.v, true
-}
-
-func (d *rice32) fail(e string) {
-	d.err = e
-	d.left = 0
+	return delta, ""
 }
 
 // decodeWide decodes a stream of values of width w (8, 16 or 32) bytes,

@@ -1,0 +1,180 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package hashlist
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+	"testing"
+)
+
+// The benchmark list: a million distinct random 4-byte prefixes, as a full
+// update with the chosen k (12), and the same values as a sorted []uint32
+// and their 4 MB sorted concatenation, for the floors.
+var bench struct {
+	once    sync.Once
+	msg     []byte
+	vals    []uint32
+	sorted  []byte
+	queries [][4]byte // half in the list, half random
+}
+
+const benchN = 1_000_000
+
+func benchList(tb testing.TB) {
+	bench.once.Do(func() {
+		r := rand.New(rand.NewPCG(42, 42))
+		hashes := randomHashes(r, benchN, 4, 0)
+		bench.sorted = sortHashes(hashes, 4)
+		bench.vals = make([]uint32, benchN)
+		for i := range bench.vals {
+			bench.vals[i] = binary.BigEndian.Uint32(bench.sorted[4*i:])
+		}
+		sum := sha256.Sum256(bench.sorted)
+		m := Message{Name: "se-4b", Version: []byte("v1"), Additions: hashes, Checksum: sum[:]}
+		var err error
+		if bench.msg, err = m.MarshalBinary(); err != nil {
+			panic(err)
+		}
+		bench.queries = make([][4]byte, 4096)
+		for i := range bench.queries {
+			v := r.Uint32()
+			if i%2 == 0 {
+				v = bench.vals[r.IntN(benchN)]
+			}
+			binary.BigEndian.PutUint32(bench.queries[i][:], v)
+		}
+	})
+}
+
+// BenchmarkContains compares Contains on the 1M list with its floor, a
+// binary search over a []uint32 of the same values.
+func BenchmarkContains(b *testing.B) {
+	benchList(b)
+	l, _ := New("se-4b")
+	if err := l.Apply(bench.msg); err != nil {
+		b.Fatal(err)
+	}
+	q := bench.queries
+	b.Run("hashlist", func(b *testing.B) {
+		found, i := 0, 0
+		loop(b, func() {
+			if l.Contains(q[i&4095][:]) {
+				found++
+			}
+			i++
+		})
+		sinkInt = found
+	})
+	b.Run("binarysearch", func(b *testing.B) {
+		found, i := 0, 0
+		loop(b, func() {
+			if _, ok := slices.BinarySearch(bench.vals, binary.BigEndian.Uint32(q[i&4095][:])); ok {
+				found++
+			}
+			i++
+		})
+		sinkInt = found
+	})
+}
+
+var sinkInt int
+
+// loop runs f b.N times (b.Loop) and reports, besides the wall time, the
+// process's CPU time per op ("cpu-ns/op"), steadier on a shared machine.
+func loop(b *testing.B, f func()) {
+	b.ReportAllocs()
+	start, ok := processCPU()
+	for b.Loop() {
+		f()
+	}
+	if end, ok2 := processCPU(); ok && ok2 {
+		b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
+	}
+}
+
+// BenchmarkApplyFull compares a full update of the 1M list (decode, build,
+// checksum) with its floor, SHA-256 over the 4 MB sorted concatenation.
+func BenchmarkApplyFull(b *testing.B) {
+	benchList(b)
+	b.Run("hashlist", func(b *testing.B) {
+		b.SetBytes(int64(len(bench.sorted)))
+		loop(b, func() {
+			l, _ := New("se-4b")
+			if err := l.Apply(bench.msg); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
+	b.Run("sha256", func(b *testing.B) {
+		b.SetBytes(int64(len(bench.sorted)))
+		loop(b, func() { sha256.Sum256(bench.sorted) })
+	})
+}
+
+// BenchmarkDecode measures the Rice decoder alone on the 1M list, in ns
+// per entry.
+func BenchmarkDecode(b *testing.B) {
+	benchList(b)
+	m, e := parseList(bench.msg)
+	if e != "" {
+		b.Fatal(e)
+	}
+	var sum uint32
+	var chunk [1024]uint32
+	loop(b, func() {
+		d := newRice32(&m.add)
+		for n := d.fill(chunk[:]); n > 0; n = d.fill(chunk[:]) {
+			sum += chunk[n-1]
+		}
+		if d.err != "" {
+			b.Fatal(d.err)
+		}
+	})
+	sinkInt = int(sum)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchN, "ns/entry")
+}
+
+// BenchmarkMemory reports the heap a 1M list holds, in bytes per prefix.
+func BenchmarkMemory(b *testing.B) {
+	benchList(b)
+	var per float64
+	for b.Loop() {
+		per = bytesPerPrefix(b)
+	}
+	b.ReportMetric(per, "B/prefix")
+}
+
+// bytesPerPrefix returns the heap growth, after GC, of holding the 1M list.
+func bytesPerPrefix(tb testing.TB) float64 {
+	benchList(tb)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	l, _ := New("se-4b")
+	if err := l.Apply(bench.msg); err != nil {
+		tb.Fatal(err)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(l)
+	return float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / benchN
+}
+
+// TestMemoryPerPrefix: a 1M 4-byte list holds at most 2.2 bytes a prefix.
+func TestMemoryPerPrefix(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("builds a 1M list")
+	}
+	if per := bytesPerPrefix(t); per > 2.2 {
+		t.Errorf("%.3f bytes a prefix; want ≤ 2.2", per)
+	} else {
+		t.Logf("%.3f bytes a prefix", per)
+	}
+}
