@@ -4,8 +4,107 @@
 
 // Package hashlist holds the hash lists of the Google Safe Browsing v5 API
 // locally and keeps them up to date: it decodes HashList messages (binary
-// protobuf, Rice-delta coded), applies full and partial updates, verifies
-// their SHA-256 checksums, and answers whether a list holds a hash. See
-// https://developers.google.com/safe-browsing/reference/Local.Database and
-// the v5 reference, https://developers.google.com/safe-browsing/reference.
+// protobuf, as the server sends them with alt=proto), applies full and
+// partial updates with their Rice-delta coded additions and removals,
+// verifies their SHA-256 checksums, and answers whether a list holds a
+// hash. See https://developers.google.com/safe-browsing/reference/Local.Database
+// and the v5 reference, https://developers.google.com/safe-browsing/reference
+// (the HashList and RiceDeltaEncoded messages), except where the decisions
+// below fill a silence. It is pure: no network, no goroutines of its own.
+//
+// A [List] is made by [New], updated by [List.Apply], read by
+// [List.Contains] and [List.All], and saved and loaded with
+// [List.MarshalBinary] and [List.UnmarshalBinary]. [Message] builds and
+// reads HashList messages, for fake servers, mirrors and tests, with the
+// Rice encoder beside the decoder; [Checksum] gives a list's
+// sha256_checksum.
+//
+// # The rules
+//
+//   - Full and partial updates. partial_update=false replaces the whole
+//     list. partial_update=true first removes the hashes at the indices of
+//     compressed_removals, Rice-delta coded 32-bit indices into the old
+//     sorted list, then adds the additions.
+//   - The additions must be in the field of the list's width:
+//     additions_four_bytes, _eight_bytes, _sixteen_bytes or
+//     _thirty_two_bytes. Any other is [ErrCorrupt].
+//   - A name that is present and differs from [List.Name] is [ErrName].
+//   - When sha256_checksum is present, it must be the SHA-256 of the list
+//     after the update, its hashes sorted and concatenated (SHA-256 of ""
+//     for an empty list); a mismatch is [ErrChecksum].
+//   - A Rice stream holds entries_count+1 values: the first value, then
+//     each previous value plus (q << k) + r, read least significant bit
+//     first, q in unary and r in k bits. Values are big-endian hashes.
+//     When entries_count > 0, k lies in its width's range: 3–30 for 32-bit
+//     values, 35–62 for 64-bit, 99–126 for 128-bit, 227–254 for 256-bit.
+//   - [ErrCorrupt]: k out of range, a value past the width, a zero delta (a
+//     repeated value), a stream that ends early, a negative count, a
+//     removal index out of range or repeated, a message that changes the
+//     list but carries no checksum, and any malformed protobuf.
+//   - On any error the list is unchanged.
+//
+// # Decisions, where the spec is silent
+//
+//	a. Padding bits after the last entry are ignored, as Chromium ignores
+//	   them; so are whole bytes of padding.
+//	b. With entries_count 0, k and encoded_data are ignored: the stream is
+//	   its first value alone (k may be 0).
+//	c. A huge entries_count fails before anything is decoded or allocated:
+//	   each entry needs at least k+1 bits, so a count that the data cannot
+//	   hold is corrupt at once.
+//	d. "An absent checksum means nothing changed" is read literally: a
+//	   message without one is accepted when the hashes after it are the
+//	   hashes before it (a version-only message; a full update that sends
+//	   the same list), and is [ErrCorrupt] otherwise. An empty
+//	   sha256_checksum field is absent (proto3); one that is not 32 bytes
+//	   is a mismatch.
+//	e. A version-only message (partial, no additions, no removals) changes
+//	   only the version, and shares the old hashes: it costs nothing.
+//	f. An addition equal to a hash already held is kept once, and left to
+//	   the checksum to judge: a server that counted it twice gets
+//	   [ErrChecksum]. Additions are distinct among themselves (a zero
+//	   delta is corrupt).
+//	g. The version becomes the message's version; an absent version is
+//	   the empty version (proto3 bytes have no presence).
+//	h. compressed_removals in a full update is [ErrCorrupt]: there is no
+//	   old list to index. A present but empty RiceDeltaEncoded message is
+//	   one value, 0, as protobuf defaults say.
+//	i. Protobuf: unknown fields are skipped, metadata is not read (the
+//	   width comes from the name), a scalar given twice takes the last
+//	   value; but an embedded message given twice, or two additions fields,
+//	   are [ErrCorrupt] rather than merged, and so is a known field with
+//	   the wrong wire type, a first_value past 32 bits in a 32-bit stream,
+//	   an int32 field past int32, and a negative or out-of-range
+//	   minimum_wait_duration.
+//	j. The zero List has no name: it holds nothing, Apply fails with
+//	   [ErrName], and UnmarshalBinary gives it the saved list's name.
+//	k. [Checksum] hashes duplicates as given, and returns the zero array
+//	   for a bad width, rather than panic.
+//
+// # Memory and speed
+//
+// The 4-byte lists are the large ones (hundreds of thousands to millions of
+// prefixes). From 65,536 prefixes up, a list holds them in a two-level
+// index: the high 16 bits of a prefix choose one of 65,536 buckets through
+// an offsets table (a uint16 per bucket, relative to a uint32 every 256
+// buckets; a plain uint32 table when 256 buckets hold more than 65,535
+// prefixes, which random hashes never do), and the low 16 bits are a
+// []uint16 in sorted order. Contains is an index lookup and a binary
+// search over the bucket, about 15 entries at a million. At 1,000,000
+// random prefixes it holds 2.15 bytes a prefix (a []uint32 holds 4), and
+// Contains takes 10.5 ns, 0.07× a binary search over a []uint32 of the
+// same values, with no allocation. Smaller 4-byte lists, and the 8-, 16-
+// and 32-byte lists (gc-32b has thousands of entries), are a flat sorted
+// array.
+//
+// The Rice decoder reads 64-bit words, refilling on every entry without a
+// branch, and takes the unary part with bits.TrailingZeros64 and the
+// quotient and remainder with one shift. A full update is decoded in
+// sorted order, so it feeds the index and streams into SHA-256 in one
+// pass, a chunk of 1,024 values at a time; a partial update merges the old
+// list, the removals and the additions in one pass the same way. A full
+// update of 1,000,000 prefixes (decode, build, verify) takes 3.3× the
+// time of SHA-256 over the 4 MB list, which every correct client computes
+// anyway. Apply builds the next state aside and publishes it with one
+// atomic store, so readers never wait and never see half a list.
 package hashlist
