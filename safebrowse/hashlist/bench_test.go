@@ -178,3 +178,47 @@ func TestMemoryPerPrefix(t *testing.T) {
 		t.Logf("%.3f bytes a prefix", per)
 	}
 }
+
+// BenchmarkApplyPartial measures a partial update of the 1M list: 1,000
+// removals and 1,000 additions, merged with the old list in one pass.
+func BenchmarkApplyPartial(b *testing.B) {
+	benchList(b)
+	l, _ := New("se-4b")
+	if err := l.Apply(bench.msg); err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(7, 7))
+	var rem []uint32
+	seen := map[uint32]bool{}
+	for len(rem) < 1000 {
+		if x := uint32(r.IntN(benchN)); !seen[x] {
+			seen[x] = true
+			rem = append(rem, x)
+		}
+	}
+	var adds, kept []byte
+	for len(adds) < 4000 {
+		v := r.Uint32()
+		if _, found := slices.BinarySearch(bench.vals, v); !found && !seen[v] {
+			seen[v] = true
+			adds = binary.BigEndian.AppendUint32(adds, v)
+		}
+	}
+	for i, v := range bench.vals {
+		if !seen[uint32(i)] {
+			kept = binary.BigEndian.AppendUint32(kept, v)
+		}
+	}
+	sum := Checksum(append(kept, adds...), 4)
+	msg, err := (&Message{Partial: true, Width: 4, Removals: rem, Additions: adds, Checksum: sum[:]}).MarshalBinary()
+	if err != nil {
+		b.Fatal(err)
+	}
+	old := l.st.Load()
+	loop(b, func() {
+		l.st.Store(old)
+		if err := l.Apply(msg); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
