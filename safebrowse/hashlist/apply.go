@@ -137,15 +137,22 @@ func (next *state) merge4(old *state, oldN int, m *wireList, bound int) string {
 	}
 	r, hasR := rem.next()
 	a, hasA := add.next()
-	var b uint32
+	var b, end uint32 // the bucket of the old hash i in the index, and its end
+	if old.idx != nil {
+		_, end = old.idx.bounds(0)
+	}
 	for i := range oldN {
 		if hasR && int(r) == i {
 			r, hasR = rem.next()
 			continue
 		}
 		var v uint32
-		if old.idx != nil {
-			v = old.idx.at(uint32(i), &b)
+		if x := old.idx; x != nil {
+			for uint32(i) >= end {
+				b++
+				_, end = x.bounds(b)
+			}
+			v = b<<16 | uint32(x.lo[i])
 		} else {
 			v = binary.BigEndian.Uint32(old.flat[4*i:])
 		}

@@ -76,8 +76,8 @@ func (l *List) Width() int { return l.load().width }
 
 // Version returns the version of the list, as the last applied message
 // gave it: opaque bytes to send back with the next request. It is empty
-// before the first update. The caller must not modify it.
-func (l *List) Version() []byte { return l.load().version }
+// before the first update. It returns a copy.
+func (l *List) Version() []byte { return bytes.Clone(l.load().version) }
 
 // Len returns the number of hashes in the list.
 func (l *List) Len() int { return l.load().n }
