@@ -1,0 +1,256 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package hashlist
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"hash"
+	"strconv"
+)
+
+// Apply applies one HashList message, in binary protobuf as the server
+// sends it with alt=proto (hashList.get, or one list of
+// hashLists.batchGet), following the update rules of the Local.Database
+// page:
+//
+//   - partial_update=false replaces the whole list with the additions;
+//     partial_update=true first removes the hashes at the indices of
+//     compressed_removals, which point into the old sorted list, then adds
+//     the additions.
+//   - The additions must be in the field of the list's width
+//     (additions_four_bytes … additions_thirty_two_bytes).
+//   - A name that is present must be [List.Name].
+//   - When sha256_checksum is present, it must be the SHA-256 of the list
+//     after the update, its hashes sorted and concatenated (SHA-256 of ""
+//     for an empty list); otherwise the error wraps [ErrChecksum]. An absent
+//     checksum means nothing changed: a message without one that would
+//     change the hashes is corrupt.
+//   - The version becomes the message's version.
+//
+// Any other defect wraps [ErrCorrupt]; see the package documentation for
+// the Rice streams. On any error the list is unchanged. Apply does not read
+// minimum_wait_duration or metadata; see [Message.UnmarshalBinary].
+func (l *List) Apply(msg []byte) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	old := l.load()
+	if old.width == 0 {
+		return newError(ErrName, "", "the zero List has no name; use New")
+	}
+	m, e := parseList(msg)
+	if e != "" {
+		return newError(ErrCorrupt, old.name, e)
+	}
+	if len(m.name) > 0 && string(m.name) != old.name {
+		q := m.name
+		if len(q) > 100 {
+			q = q[:100]
+		}
+		return newError(ErrName, old.name, "message is for list "+strconv.Quote(string(q)))
+	}
+	if m.addWidth != 0 && m.addWidth != old.width {
+		return newError(ErrCorrupt, old.name, fmt.Sprintf("additions of %d bytes in a list of %d", m.addWidth, old.width))
+	}
+	if m.hasRem && !m.partial {
+		return newError(ErrCorrupt, old.name, "compressed_removals in a full update")
+	}
+	next, e := old.update(&m)
+	if e != "" {
+		return newError(ErrCorrupt, old.name, e)
+	}
+	if m.checksum != nil {
+		if !bytes.Equal(m.checksum, next.sum[:]) {
+			return newError(ErrChecksum, old.name, fmt.Sprintf("list of %d hashes has SHA-256 %x; message says %x", next.n, next.sum[:], m.checksum))
+		}
+	} else if next.sum != old.sum {
+		return newError(ErrCorrupt, old.name, "message changes the list but carries no sha256_checksum")
+	}
+	l.st.Store(next)
+	return nil
+}
+
+// update returns the state after the message m, or why m is corrupt.
+func (old *state) update(m *wireList) (*state, string) {
+	next := &state{name: old.name, width: old.width}
+	if len(m.version) > 0 {
+		next.version = bytes.Clone(m.version)
+	}
+	if m.partial && m.addWidth == 0 && !m.hasRem {
+		// A version-only message: the hashes stay as they are.
+		next.sum, next.n, next.flat, next.idx = old.sum, old.n, old.flat, old.idx
+		return next, ""
+	}
+	oldN := 0
+	if m.partial {
+		oldN = old.n
+	}
+	bound := oldN
+	if m.hasRem {
+		if m.rem.count >= int64(oldN) {
+			return nil, fmt.Sprintf("compressed_removals: %d removals from a list of %d", m.rem.count+1, oldN)
+		}
+		bound -= int(m.rem.count) + 1
+	}
+	if m.addWidth != 0 {
+		bound += int(m.add.count) + 1
+	}
+	if old.width == 4 {
+		return next, next.merge4(old, oldN, m, bound)
+	}
+	return next, next.mergeWide(old, oldN, m, bound)
+}
+
+// merge4 builds the hashes of a 4-byte list: the first oldN hashes of old
+// less the removals, merged with the additions, in one pass that feeds the
+// index (or flat array) and SHA-256 together. An addition equal to a hash
+// kept is kept once: the checksum judges it.
+func (next *state) merge4(old *state, oldN int, m *wireList, bound int) string {
+	var out sink4
+	out.init(bound)
+	var rem, add rice32
+	if m.hasRem {
+		rem = newRice32(&m.rem)
+	}
+	if m.addWidth != 0 {
+		add = newRice32(&m.add)
+	}
+	r, hasR := rem.next()
+	a, hasA := add.next()
+	var b uint32
+	for i := range oldN {
+		if hasR && int(r) == i {
+			r, hasR = rem.next()
+			continue
+		}
+		var v uint32
+		if old.idx != nil {
+			v = old.idx.at(uint32(i), &b)
+		} else {
+			v = binary.BigEndian.Uint32(old.flat[4*i:])
+		}
+		for hasA && a < v {
+			out.add(a)
+			a, hasA = add.next()
+		}
+		if hasA && a == v {
+			a, hasA = add.next()
+		}
+		out.add(v)
+	}
+	if rem.err != "" {
+		return "compressed_removals: " + rem.err
+	}
+	if hasR {
+		return fmt.Sprintf("compressed_removals: index %d in a list of %d", r, oldN)
+	}
+	for hasA {
+		out.add(a)
+		a, hasA = add.next()
+	}
+	if add.err != "" {
+		return "additions: " + add.err
+	}
+	out.finish(next)
+	return ""
+}
+
+// sink4 receives the prefixes of a 4-byte list in ascending order and
+// builds its index or flat array and its checksum.
+type sink4 struct {
+	ib   *indexBuilder
+	flat []byte
+	h    hash.Hash
+	buf  []byte // prefixes not yet hashed
+	n    int
+}
+
+func (s *sink4) init(bound int) {
+	if bound >= indexMin {
+		s.ib = newIndexBuilder(bound)
+		s.buf = make([]byte, 0, 8192)
+	} else {
+		s.flat = make([]byte, 0, 4*bound)
+	}
+	s.h = sha256.New()
+}
+
+func (s *sink4) add(v uint32) {
+	s.n++
+	if s.ib == nil {
+		s.flat = binary.BigEndian.AppendUint32(s.flat, v)
+		return
+	}
+	s.ib.add(v)
+	s.buf = binary.BigEndian.AppendUint32(s.buf, v)
+	if len(s.buf) == cap(s.buf) {
+		s.h.Write(s.buf)
+		s.buf = s.buf[:0]
+	}
+}
+
+func (s *sink4) finish(st *state) {
+	st.n = s.n
+	if s.ib == nil {
+		s.h.Write(s.flat)
+		if len(s.flat) > 0 {
+			st.flat = s.flat
+		}
+	} else {
+		s.h.Write(s.buf)
+		st.idx = s.ib.finish()
+	}
+	s.h.Sum(st.sum[:0])
+}
+
+// mergeWide builds the hashes of an 8-, 16- or 32-byte list as a flat
+// sorted array.
+func (next *state) mergeWide(old *state, oldN int, m *wireList, bound int) string {
+	w := old.width
+	var adds []byte
+	if m.addWidth != 0 {
+		var e string
+		adds, e = decodeWide(make([]byte, 0, (m.add.count+1)*int64(w)), &m.add, w)
+		if e != "" {
+			return "additions: " + e
+		}
+	}
+	var rem rice32
+	if m.hasRem {
+		rem = newRice32(&m.rem)
+	}
+	flat := make([]byte, 0, bound*w)
+	r, hasR := rem.next()
+	for i := range oldN {
+		if hasR && int(r) == i {
+			r, hasR = rem.next()
+			continue
+		}
+		v := old.flat[w*i : w*i+w]
+		for len(adds) > 0 && bytes.Compare(adds[:w], v) < 0 {
+			flat = append(flat, adds[:w]...)
+			adds = adds[w:]
+		}
+		if len(adds) > 0 && bytes.Equal(adds[:w], v) {
+			adds = adds[w:]
+		}
+		flat = append(flat, v...)
+	}
+	if rem.err != "" {
+		return "compressed_removals: " + rem.err
+	}
+	if hasR {
+		return fmt.Sprintf("compressed_removals: index %d in a list of %d", r, oldN)
+	}
+	flat = append(flat, adds...)
+	next.n = len(flat) / w
+	if len(flat) > 0 {
+		next.flat = flat
+	}
+	next.sum = sha256.Sum256(flat)
+	return ""
+}

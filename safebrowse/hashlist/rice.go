@@ -1,0 +1,326 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package hashlist
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/bits"
+)
+
+// riceStream is one RiceDeltaEncoded32Bit, 64Bit, 128Bit or 256Bit message
+// as read from the wire, not yet decoded.
+type riceStream struct {
+	first u256   // first_value (the 128- and 256-bit parts joined)
+	k     int64  // rice_parameter
+	count int64  // entries_count
+	data  []byte // encoded_data
+}
+
+// check validates the header of a stream of values of width w bytes
+// before anything is decoded or allocated: entries_count must not be
+// negative; when it is positive, k must lie in the width's range
+// ([riceRange]), and the data must hold at least k+1 bits per entry (one
+// unary stop bit and k remainder bits), so that a huge entries_count over a
+// few bytes fails at once. The first value must fit the width. It returns
+// the reason the stream is corrupt, or "".
+func (s *riceStream) check(w int) string {
+	if s.count < 0 {
+		return fmt.Sprintf("entries_count %d is negative", s.count)
+	}
+	if s.first.bitLen() > 8*w {
+		return fmt.Sprintf("first value overflows %d bits", 8*w)
+	}
+	if s.count == 0 {
+		return "" // k is ignored: the stream is its first value alone
+	}
+	lo, hi := riceRange(w)
+	if s.k < int64(lo) || s.k > int64(hi) {
+		return fmt.Sprintf("rice_parameter %d outside %d–%d", s.k, lo, hi)
+	}
+	if need := uint64(s.count) * uint64(s.k+1); need > 8*uint64(len(s.data)) {
+		return fmt.Sprintf("entries_count %d needs at least %d bits; encoded_data holds %d", s.count, need, 8*len(s.data))
+	}
+	return ""
+}
+
+// Reasons a stream is corrupt, found while decoding.
+const (
+	errShort    = "stream ends early"
+	errOverflow = "value overflows the width"
+	errRepeat   = "zero delta (a repeated value)"
+)
+
+// bitReader reads a Rice stream least significant bit first within each
+// byte, 64 bits at a time (the Local.Database page: "Rice-Golomb
+// encoding").
+type bitReader struct {
+	data []byte
+	i    int    // the next byte of data to load
+	buf  uint64 // the unread bits, the next one lowest; bits above n may hold the next bytes' bits
+	n    uint   // how many bits of buf are loaded and unread
+}
+
+// refill loads whole bytes until buf holds at least 57 bits or data ends.
+func (r *bitReader) refill() {
+	if r.i+8 <= len(r.data) {
+		// Load 8 bytes and count only the whole bytes that fit; the bits of
+		// the next byte that landed above n are the ones the next refill
+		// writes again at the same places.
+		r.buf |= binary.LittleEndian.Uint64(r.data[r.i:]) << r.n
+		r.i += int((63 - r.n) >> 3)
+		r.n |= 56
+		return
+	}
+	for r.n <= 56 && r.i < len(r.data) {
+		r.buf |= uint64(r.data[r.i]) << r.n
+		r.i++
+		r.n += 8
+	}
+}
+
+// unary reads a quotient: the count of 1 bits before a 0 bit. A quotient
+// above max is an overflow and stops the read.
+func (r *bitReader) unary(max uint64) (uint64, string) {
+	var q uint64
+	for {
+		if r.n < 57 {
+			r.refill()
+		}
+		ones := uint(bits.TrailingZeros64(^r.buf))
+		if ones < r.n {
+			q += uint64(ones)
+			r.buf >>= ones + 1
+			r.n -= ones + 1
+			if q > max {
+				return 0, errOverflow
+			}
+			return q, ""
+		}
+		if r.n == 0 {
+			return 0, errShort
+		}
+		q += uint64(r.n)
+		r.buf >>= r.n // r.n < 64: it is < 64 after any refill
+		r.n = 0
+		if q > max {
+			return 0, errOverflow
+		}
+	}
+}
+
+// bits reads a k-bit remainder, k ≤ 32, its first bit the least
+// significant.
+func (r *bitReader) bits(k uint) (uint64, bool) {
+	if r.n < k {
+		r.refill()
+		if r.n < k {
+			return 0, false
+		}
+	}
+	v := r.buf & (1<<k - 1)
+	r.buf >>= k
+	r.n -= k
+	return v, true
+}
+
+// rice32 decodes a RiceDeltaEncoded32Bit stream (additions of a 4-byte
+// list, or removal indices) value by value: the first value, then each
+// previous value plus (q << k) + r.
+type rice32 struct {
+	r     bitReader
+	k     uint
+	qmax  uint64 // the largest quotient whose delta fits 32 bits
+	left  int64  // values not yet returned
+	v     uint32 // the value last returned
+	first bool   // the first value is not yet returned
+	err   string // why the stream is corrupt, once found
+}
+
+// newRice32 returns a decoder of s, which check has validated.
+func newRice32(s *riceStream) rice32 {
+	d := rice32{r: bitReader{data: s.data}, left: s.count + 1, v: uint32(s.first[3]), first: true}
+	if s.count > 0 {
+		d.k = uint(s.k)
+		d.qmax = math.MaxUint32 >> d.k
+	}
+	return d
+}
+
+// next returns the next value, or false at the end of the stream or on an
+// error (d.err).
+func (d *rice32) next() (uint32, bool) {
+	if d.left == 0 {
+		return 0, false
+	}
+	d.left--
+	if d.first {
+		d.first = false
+		return d.v, true
+	}
+	q, e := d.r.unary(d.qmax)
+	if e != "" {
+		d.fail(e)
+		return 0, false
+	}
+	rem, ok := d.r.bits(d.k)
+	if !ok {
+		d.fail(errShort)
+		return 0, false
+	}
+	delta := q<<d.k | rem
+	if delta == 0 {
+		d.fail(errRepeat)
+		return 0, false
+	}
+	v := uint64(d.v) + delta
+	if v > math.MaxUint32 {
+		d.fail(errOverflow)
+		return 0, false
+	}
+	d.v = uint32(v)
+	return d.v, true
+}
+
+func (d *rice32) fail(e string) {
+	d.err = e
+	d.left = 0
+}
+
+// decodeWide decodes a stream of values of width w (8, 16 or 32) bytes,
+// which check has validated, and appends them to dst, big-endian.
+func decodeWide(dst []byte, s *riceStream, w int) ([]byte, string) {
+	r := bitReader{data: s.data}
+	v := s.first
+	var buf [32]byte
+	v.put(buf[:w])
+	dst = append(dst, buf[:w]...)
+	if s.count == 0 {
+		return dst, ""
+	}
+	k := uint(s.k)
+	qbits := uint(8*w) - k // a quotient must be < 2^qbits (2 to 29 bits)
+	for range s.count {
+		q, e := r.unary(1<<qbits - 1)
+		if e != "" {
+			return dst, e
+		}
+		delta := u256{3: q}.shl(k)
+		for off := uint(0); off < k; off += 32 {
+			c := min(32, k-off)
+			x, ok := r.bits(c)
+			if !ok {
+				return dst, errShort
+			}
+			delta = orU256(delta, u256{3: x}.shl(off))
+		}
+		if delta.isZero() {
+			return dst, errRepeat
+		}
+		var carry uint64
+		v, carry = v.add(delta)
+		if carry != 0 || v.bitLen() > 8*w {
+			return dst, errOverflow
+		}
+		v.put(buf[:w])
+		dst = append(dst, buf[:w]...)
+	}
+	return dst, ""
+}
+
+func orU256(a, b u256) u256 { return u256{a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]} }
+
+// bitWriter writes a Rice stream, least significant bit first within each
+// byte.
+type bitWriter struct {
+	b   []byte
+	acc uint64 // bits not yet written, the first lowest
+	n   uint   // how many bits acc holds (< 8 between calls)
+}
+
+// bits writes the low k bits of v, k ≤ 32.
+func (w *bitWriter) bits(v uint64, k uint) {
+	w.acc |= (v & (1<<k - 1)) << w.n
+	w.n += k
+	for w.n >= 8 {
+		w.b = append(w.b, byte(w.acc))
+		w.acc >>= 8
+		w.n -= 8
+	}
+}
+
+// unary writes q 1 bits and a 0 bit.
+func (w *bitWriter) unary(q uint64) {
+	for q >= 32 {
+		w.bits(math.MaxUint32, 32)
+		q -= 32
+	}
+	w.bits(1<<q-1, uint(q)+1)
+}
+
+// flush writes the last bits, padded with 0 bits to a whole byte.
+func (w *bitWriter) flush() []byte {
+	if w.n > 0 {
+		w.b = append(w.b, byte(w.acc))
+		w.acc, w.n = 0, 0
+	}
+	return w.b
+}
+
+// maxEncoded bounds the encoded data of one stream: a protobuf message
+// must stay under 2 GiB.
+const maxEncoded = math.MaxInt32 / 2
+
+// chooseK returns the Rice parameter for n sorted values of width w bytes
+// spanning span (last minus first): log2 of the mean delta, the parameter
+// that minimises the length of a Rice code of geometrically distributed
+// deltas to within a bit per entry, clamped to the width's range.
+func chooseK(span u256, n, w int) int {
+	lo, hi := riceRange(w)
+	k := span.bitLen() - bits.Len(uint(n-1))
+	return min(max(k, lo), hi)
+}
+
+// encodeRice encodes vals, n sorted, distinct values of width w bytes
+// concatenated, with parameter k (unused when n == 1). It returns the
+// first value and the encoded data, or an error when the encoding would
+// exceed maxEncoded bytes.
+func encodeRice(vals []byte, w, k int) (u256, []byte, error) {
+	n := len(vals) / w
+	first := load(vals[:w])
+	if n == 1 {
+		return first, nil, nil
+	}
+	// Size the output first, so that a parameter far too small for the
+	// data is an error, not an allocation of gigabytes.
+	total := uint64(0)
+	prev := first
+	for i := w; i < len(vals); i += w {
+		v := load(vals[i : i+w])
+		q := v.sub(prev).shr(uint(k))
+		if q.bitLen() > 40 {
+			return first, nil, fmt.Errorf("rice_parameter %d is too small for the data", k)
+		}
+		total += q[3] + 1 + uint64(k)
+		if total > 8*maxEncoded {
+			return first, nil, fmt.Errorf("rice_parameter %d is too small for the data", k)
+		}
+		prev = v
+	}
+	bw := bitWriter{b: make([]byte, 0, (total+7)/8)}
+	prev = first
+	for i := w; i < len(vals); i += w {
+		v := load(vals[i : i+w])
+		d := v.sub(prev)
+		bw.unary(d.shr(uint(k))[3])
+		for off := 0; off < k; off += 32 {
+			c := min(32, k-off)
+			bw.bits(d.shr(uint(off))[3], uint(c))
+		}
+		prev = v
+	}
+	return first, bw.flush(), nil
+}
