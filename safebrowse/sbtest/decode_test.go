@@ -257,6 +257,18 @@ func errorMessage(r reply) string {
 	return e.Error.Message
 }
 
+// isMessage reports whether b is a protobuf message, of any schema.
+func isMessage(b []byte) bool {
+	for len(b) > 0 {
+		_, _, n := protowire.ConsumeField(b)
+		if n < 0 {
+			return false
+		}
+		b = b[n:]
+	}
+	return true
+}
+
 // isOK reports a 200 with a protobuf body.
 func isOK(r reply) bool {
 	return r.status == http.StatusOK && r.ctype == "application/x-protobuf"
