@@ -121,7 +121,10 @@ type Client struct {
 	lists []*listState     // every list kept
 	gc    *hashlist.List   // GlobalCache in RealTime mode, else nil
 	local []*hashlist.List // the threat lists
-	cache *cache
+	// active holds the threat lists that hold a hash, so that a lookup
+	// spends nothing on empty lists; it changes only after an update.
+	active atomic.Pointer[[]*hashlist.List]
+	cache  *cache
 
 	searches backoff // of hashes:search
 	updates  backoff // of hashList and hashLists:batchGet
@@ -216,8 +219,20 @@ func New(cfg Config) (*Client, error) {
 			c.load(s)
 		}
 	}
+	c.refreshActive()
 	c.markReady()
 	return c, nil
+}
+
+// refreshActive stores the threat lists that hold a hash in c.active.
+func (c *Client) refreshActive() {
+	var a []*hashlist.List
+	for _, l := range c.local {
+		if l.Len() > 0 {
+			a = append(a, l)
+		}
+	}
+	c.active.Store(&a)
 }
 
 // load reads the list s from Dir, if it is there; a bad file is discarded.

@@ -181,15 +181,12 @@ func (c *Client) plan(q *query) {
 	if c.cached(q) {
 		return
 	}
-	// Local List step 2: drop the prefixes that no local threat list holds.
-	for i := range n {
-		if q.entries[i] != nil {
-			continue
-		}
-		for _, l := range c.local {
-			if l.Contains(q.hashes[i][:]) {
+	// Local List step 2: drop the prefixes that no local threat list holds
+	// (an empty list holds none).
+	for _, l := range *c.active.Load() {
+		for i := range n {
+			if q.need&(1<<i) == 0 && q.entries[i] == nil && l.Contains(q.hashes[i][:]) {
 				q.need |= 1 << i
-				break
 			}
 		}
 	}

@@ -82,6 +82,7 @@ func (c *Client) update(ctx context.Context) error {
 	} else {
 		c.updates.reset()
 	}
+	c.refreshActive()
 	c.markReady()
 	return errors.Join(errs...)
 }
