@@ -1,0 +1,100 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+// Package sbtest provides a fake Safe Browsing v5 server for tests: a
+// server on loopback that speaks the wire format of Google's v5 API
+// (https://developers.google.com/safe-browsing/reference), so that a client
+// such as safebrowse/lookup can be tested end to end, with no key and no
+// network. It is to Safe Browsing what [net/http/httptest] is to HTTP, and
+// is modelled on [net/http/httptest.Server]: [NewServer], [Server.URL],
+// [Server.Client], [Server.Close], and state a test can read.
+//
+// A test seeds the lists with expressions, as safebrowse yields them, and
+// points its client at the server:
+//
+//	s := sbtest.NewServer()
+//	defer s.Close()
+//	s.Add("se-4b", "evil.example/")
+//	c, err := lookup.New(lookup.Config{BaseURL: s.URL, APIKey: s.APIKey})
+//
+// # What it serves
+//
+// The four methods of the v5 API, as binary protobuf (alt=proto, Content-Type application/x-protobuf), built
+// with protowire by the field numbers of the API's
+// google/security/safebrowsing/v5/safebrowsing.proto:
+//
+//   - GET /v5/hashes:search?hashPrefixes=... (SearchHashes): every full
+//     hash on a 4-byte threat list (se-4b, mw-4b, uws-4b, uwsa-4b, pha-4b)
+//     whose 4-byte prefix was asked, one FullHash per distinct hash with
+//     one FullHashDetail per list it is on: the threat type of the list and
+//     the attributes given to [Server.Add]. The reply's cache_duration is
+//     set by [WithCacheDuration]. gc-32b, the Global Cache of likely safe
+//     expressions, is never searched.
+//   - GET /v5/hashList/{name}?version=... (GetHashList): one HashList.
+//   - GET /v5/hashLists:batchGet?names=...&version=... (BatchGetHashLists):
+//     the lists in the order of names.
+//   - GET /v5/hashLists (ListHashLists): the name and metadata of each
+//     list (threat types, likely safe types, description, hash length),
+//     paged by pageSize and pageToken.
+//
+// The lists are gc-32b, se-4b, mw-4b, uws-4b, uwsa-4b and pha-4b (see
+// [Lists]), all empty at first. Each has a version: one more at each change
+// of its hashes, with bytes that name the list, "se-4b:3", so that a
+// client may send batchGet's versions in any order. A request without a
+// version, or with one this server did not serve (or served more than 32
+// versions ago), gets a full update; a request with a version it served
+// gets a partial update: the removals as indices into that version's
+// sorted hashes, then the additions. A reply that changes the list carries
+// the sha256_checksum of the list after it, and every complete reply
+// carries the minimum_wait_duration set by [WithMinimumWait].
+//
+// sizeConstraints.maxUpdateEntries is honoured: when an update holds more
+// entries (removals and additions) than it allows, the reply holds the
+// removals first, then the smallest additions, up to the limit, with a
+// version of its own ("se-4b:7.2") and no minimum_wait_duration, which
+// tells the client to fetch again at once for the rest, as the API's
+// reference says of an absent minimum wait. sizeConstraints.maxDatabaseEntries is
+// checked and otherwise ignored.
+//
+// # What it checks
+//
+// Every request must be a GET with the server's key ([Server.APIKey], set
+// by [WithAPIKey]) and alt=proto. The server answers as Google's APIs do,
+// with a JSON error ({"error": {"code", "message", "status"}}) whose
+// message begins "sbtest: ":
+//
+//   - a missing key is a 403; a wrong key is a 400 whose message echoes
+//     the key, as some servers do, so that a client's masking of its key
+//     is tested;
+//   - a missing or other alt is a 400;
+//   - a hashPrefixes value that is not 4 bytes, more than 1000 of them, or
+//     none is a 400;
+//   - names given twice in batchGet, or two versions for one list, is a
+//     400; an unknown list is a 404;
+//   - maxUpdateEntries other than 0 or at least 1024 is a 400;
+//   - a query parameter the endpoint does not take (a misspelling) is a
+//     400; parameters are accepted in lowerCamel and snake_case;
+//   - bytes (hashPrefixes, version) are base64, standard or URL-safe,
+//     padded or not, as Google's APIs accept them;
+//   - another path is a 404, another method a 405.
+//
+// # What a test can see and do
+//
+// [Server.Requests] counts the requests to each endpoint, whatever their
+// answer, and [Server.SearchedPrefixes] gives every prefix a client sent to
+// hashes:search, so that a test can check what a client revealed.
+// [Server.Inject] adds a [Fault]: a status (429, 503, ...), latency that
+// honours the request's context, a wrong checksum, a body that is not a
+// message; [Server.ClearFaults] ends them. [Server.Add], [Server.AddHash],
+// [Server.Remove] and [Server.RemoveHash] change the lists while the
+// server runs. Every method is safe for concurrent use.
+//
+// # What it does not do
+//
+// It holds no real data: the lists hold what a test put on them. It checks
+// no authentication beyond the key, keeps no quota and sends no 429 of its
+// own (inject one). It serves no JSON (alt=json) and no other API version.
+// It listens on 127.0.0.1 (or ::1) only, and makes no request of its own:
+// it never reaches outside loopback.
+package sbtest

@@ -1,0 +1,283 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package sbtest
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// route returns the endpoint of a request path, as Requests names it, and
+// for hashList the list's name; "" for a path the server does not serve.
+func route(path string) (endpoint, name string) {
+	switch {
+	case path == "/v5/hashes:search":
+		return epSearch, ""
+	case path == "/v5/hashLists:batchGet":
+		return epBatchGet, ""
+	case path == "/v5/hashLists":
+		return epHashLists, ""
+	case strings.HasPrefix(path, "/v5/hashList/"):
+		return epHashList, path[len("/v5/hashList/"):]
+	}
+	return "", ""
+}
+
+// params are the query parameters of each endpoint, under the lowerCamel
+// names the API documents and the snake_case names Google's APIs also
+// accept; every endpoint also takes key, alt and the standard parameters
+// fields, prettyPrint and quotaUser. Any other parameter is a 400, so a
+// client's misspelt parameter does not go unnoticed.
+var params = map[string]map[string]string{
+	epSearch: {
+		"hashPrefixes":  "hashPrefixes",
+		"hash_prefixes": "hashPrefixes",
+	},
+	epHashList: {
+		"version":                               "version",
+		"sizeConstraints.maxUpdateEntries":      "maxUpdateEntries",
+		"size_constraints.max_update_entries":   "maxUpdateEntries",
+		"sizeConstraints.maxDatabaseEntries":    "maxDatabaseEntries",
+		"size_constraints.max_database_entries": "maxDatabaseEntries",
+	},
+	epBatchGet: {
+		"names":                                 "names",
+		"version":                               "version",
+		"sizeConstraints.maxUpdateEntries":      "maxUpdateEntries",
+		"size_constraints.max_update_entries":   "maxUpdateEntries",
+		"sizeConstraints.maxDatabaseEntries":    "maxDatabaseEntries",
+		"size_constraints.max_database_entries": "maxDatabaseEntries",
+	},
+	epHashLists: {
+		"pageSize":   "pageSize",
+		"page_size":  "pageSize",
+		"pageToken":  "pageToken",
+		"page_token": "pageToken",
+	},
+}
+
+var commonParams = map[string]string{
+	"key":         "key",
+	"alt":         "alt",
+	"fields":      "fields",
+	"prettyPrint": "prettyPrint",
+	"quotaUser":   "quotaUser",
+}
+
+// badRequest is a reply other than 200: its status and message.
+type badRequest struct {
+	status int
+	msg    string
+}
+
+func (e *badRequest) Error() string { return e.msg }
+
+func invalid(format string, args ...any) *badRequest {
+	return &badRequest{http.StatusBadRequest, "sbtest: " + fmt.Sprintf(format, args...)}
+}
+
+// clip returns at most the first 100 bytes of s, for messages.
+func clip(s string) string {
+	if len(s) > maxQuote {
+		return s[:maxQuote]
+	}
+	return s
+}
+
+// serveHTTP counts the request, applies a fault, checks the key, alt and
+// the parameters, and serves the endpoint.
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	ep, name := route(r.URL.Path)
+	q, qerr := url.ParseQuery(r.URL.RawQuery)
+
+	s.mu.Lock()
+	s.requests[""]++
+	var f Fault
+	if ep != "" {
+		s.requests[ep]++
+		if ep == epSearch && qerr == nil {
+			for _, k := range []string{"hashPrefixes", "hash_prefixes"} {
+				for _, v := range q[k] {
+					if p, err := decodeBytes(v); err == nil {
+						s.prefixes = append(s.prefixes, p)
+					}
+				}
+			}
+		}
+		f = s.takeFault(ep)
+	}
+	s.mu.Unlock()
+
+	if ep == "" {
+		replyError(w, http.StatusNotFound, fmt.Sprintf("sbtest: no endpoint at %q", clip(r.URL.Path)))
+		return
+	}
+	if !s.wait(w, r, f.Latency) {
+		return
+	}
+	if f.Status != 0 {
+		replyError(w, f.Status, fmt.Sprintf("sbtest: injected fault: %d %s", f.Status, http.StatusText(f.Status)))
+		return
+	}
+	if f.Garbage {
+		replyProto(w, garbage)
+		return
+	}
+
+	body, err := s.serveEndpoint(r, ep, name, q, qerr, f.BadChecksum)
+	if err != nil {
+		if err.status == http.StatusMethodNotAllowed {
+			w.Header().Set("Allow", "GET")
+		}
+		replyError(w, err.status, err.msg)
+		return
+	}
+	replyProto(w, body)
+}
+
+// serveEndpoint checks the request and returns the reply's body.
+func (s *Server) serveEndpoint(r *http.Request, ep, name string, q url.Values, qerr error, badChecksum bool) ([]byte, *badRequest) {
+	if r.Method != http.MethodGet {
+		return nil, &badRequest{http.StatusMethodNotAllowed, fmt.Sprintf("sbtest: method %q not allowed; use GET", clip(r.Method))}
+	}
+	if qerr != nil {
+		return nil, invalid("malformed query: %s", clip(qerr.Error()))
+	}
+	p := make(url.Values, len(q))
+	for k, vs := range q {
+		c, ok := commonParams[k]
+		if !ok {
+			c, ok = params[ep][k]
+		}
+		if !ok {
+			return nil, invalid("unknown parameter %q", clip(k))
+		}
+		p[c] = append(p[c], vs...)
+	}
+	if err := s.checkKey(p["key"]); err != nil {
+		return nil, err
+	}
+	switch alt := p["alt"]; {
+	case len(alt) == 0:
+		return nil, invalid("alt=proto is required: this server sends binary protobuf only")
+	case len(alt) > 1 || alt[0] != "proto":
+		return nil, invalid("alt=%q is not served; use alt=proto", clip(strings.Join(alt, ",")))
+	}
+	switch ep {
+	case epSearch:
+		return s.search(p)
+	case epHashList:
+		return s.hashList(name, p, badChecksum)
+	case epBatchGet:
+		return s.batchGet(p, badChecksum)
+	default:
+		return s.listHashLists(p)
+	}
+}
+
+// checkKey checks the key parameter. A missing key is a 403, as Google's
+// APIs answer; a wrong one is a 400 whose message echoes the key, as some
+// servers do, so that a client's masking of its key in errors is tested.
+func (s *Server) checkKey(key []string) *badRequest {
+	switch {
+	case len(key) == 0:
+		return &badRequest{http.StatusForbidden, "sbtest: the request is missing an API key (key=)"}
+	case len(key) > 1:
+		return invalid("key given %d times", len(key))
+	case key[0] != s.APIKey:
+		return invalid("API key not valid: %q", key[0])
+	}
+	return nil
+}
+
+// single returns the one value of parameter name, or "" when it is
+// absent; more than one is an error.
+func single(p url.Values, name string) (string, *badRequest) {
+	switch vs := p[name]; len(vs) {
+	case 0:
+		return "", nil
+	case 1:
+		return vs[0], nil
+	default:
+		return "", invalid("%s given %d times", name, len(vs))
+	}
+}
+
+// int32Param returns the value of an int32 parameter, 0 when absent; a
+// value that is not a non-negative int32 is an error.
+func int32Param(p url.Values, name string) (int, *badRequest) {
+	v, err := single(p, name)
+	if err != nil || v == "" {
+		return 0, err
+	}
+	n, perr := strconv.ParseInt(v, 10, 32)
+	if perr != nil || n < 0 {
+		return 0, invalid("%s=%q is not a non-negative int32", name, clip(v))
+	}
+	return int(n), nil
+}
+
+// decodeBytes decodes a bytes parameter as Google's APIs do: standard or
+// URL-safe base64, padded or not.
+func decodeBytes(s string) ([]byte, error) {
+	t := strings.TrimRight(s, "=")
+	if strings.ContainsAny(t, "-_") {
+		return base64.RawURLEncoding.DecodeString(t)
+	}
+	return base64.RawStdEncoding.DecodeString(t)
+}
+
+// replyProto sends a 200 with a binary protobuf body.
+func replyProto(w http.ResponseWriter, body []byte) {
+	w.Header().Set("Content-Type", "application/x-protobuf")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	w.Write(body)
+}
+
+// statusNames are the canonical codes Google's APIs give with each
+// status.
+var statusNames = map[int]string{
+	400: "INVALID_ARGUMENT",
+	401: "UNAUTHENTICATED",
+	403: "PERMISSION_DENIED",
+	404: "NOT_FOUND",
+	405: "METHOD_NOT_ALLOWED",
+	409: "ABORTED",
+	429: "RESOURCE_EXHAUSTED",
+	499: "CANCELLED",
+	500: "INTERNAL",
+	501: "UNIMPLEMENTED",
+	503: "UNAVAILABLE",
+	504: "DEADLINE_EXCEEDED",
+}
+
+// replyError sends an error in the form of Google's APIs:
+// {"error": {"code": 400, "message": "...", "status": "INVALID_ARGUMENT"}}.
+func replyError(w http.ResponseWriter, code int, msg string) {
+	name, ok := statusNames[code]
+	if !ok {
+		name = "UNKNOWN"
+	}
+	type status struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+		Status  string `json:"status"`
+	}
+	body, _ := json.Marshal(struct {
+		Error status `json:"error"`
+	}{status{code, msg, name}})
+	body = append(body, '\n')
+	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(code)
+	w.Write(body)
+}

@@ -1,0 +1,207 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package sbtest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Defaults of the options.
+const (
+	// DefaultAPIKey is the key a server accepts unless [WithAPIKey] says
+	// otherwise.
+	DefaultAPIKey = "sbtest-key"
+	// DefaultCacheDuration is the cache_duration of hashes:search replies
+	// unless [WithCacheDuration] says otherwise.
+	DefaultCacheDuration = 5 * time.Minute
+	// DefaultMinimumWait is the minimum_wait_duration of list replies
+	// unless [WithMinimumWait] says otherwise.
+	DefaultMinimumWait = 30 * time.Minute
+)
+
+// Server is a fake Safe Browsing v5 server listening on a loopback address,
+// like an [net/http/httptest.Server]. Point a client at it with its URL and
+// APIKey. Its methods are safe for concurrent use, also while it serves.
+type Server struct {
+	// URL is the base URL of the server, "http://127.0.0.1:port", with no
+	// trailing slash: a client appends /v5/....
+	URL string
+	// APIKey is the key the server accepts in the key query parameter.
+	APIKey string
+
+	cacheDuration time.Duration
+	minimumWait   time.Duration
+
+	srv       *httptest.Server
+	closed    chan struct{}
+	closeOnce sync.Once
+
+	mu       sync.Mutex
+	lists    map[string]*list
+	requests map[string]int // endpoint → requests; "" → all
+	prefixes [][]byte
+	faults   []*Fault
+}
+
+// Option configures a [Server] in [NewServer].
+type Option func(*Server)
+
+// WithAPIKey sets the key the server accepts; the default is
+// [DefaultAPIKey]. An empty key keeps the default.
+func WithAPIKey(key string) Option {
+	return func(s *Server) {
+		if key != "" {
+			s.APIKey = key
+		}
+	}
+}
+
+// WithCacheDuration sets the cache_duration of hashes:search replies; the
+// default is [DefaultCacheDuration]. Zero leaves the field out of the
+// reply, which tells a client to cache nothing; a negative d is sent as it
+// is, to test how a client takes it.
+func WithCacheDuration(d time.Duration) Option {
+	return func(s *Server) { s.cacheDuration = d }
+}
+
+// WithMinimumWait sets the minimum_wait_duration of list replies; the
+// default is [DefaultMinimumWait]. Zero leaves the field out, which tells a
+// client to fetch again at once; a negative d is sent as it is, to test how
+// a client takes it. A reply cut short by sizeConstraints.maxUpdateEntries
+// never carries it.
+func WithMinimumWait(d time.Duration) Option {
+	return func(s *Server) { s.minimumWait = d }
+}
+
+// NewServer starts and returns a server on a loopback address, with every
+// list empty. The caller should call Close when finished, to shut it down.
+// Like [net/http/httptest.NewServer], it panics if it cannot listen.
+func NewServer(opts ...Option) *Server {
+	s := &Server{
+		APIKey:        DefaultAPIKey,
+		cacheDuration: DefaultCacheDuration,
+		minimumWait:   DefaultMinimumWait,
+		closed:        make(chan struct{}),
+		lists:         make(map[string]*list, len(listDefs)),
+		requests:      make(map[string]int),
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	for i := range listDefs {
+		s.lists[listDefs[i].name] = newList(&listDefs[i])
+	}
+	s.srv = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
+	s.URL = s.srv.URL
+	return s
+}
+
+// Close shuts down the server and blocks until every request it is
+// serving has finished. A request held by a [Fault]'s Latency ends at
+// once, with a 503. Close may be called more than once.
+func (s *Server) Close() {
+	s.closeOnce.Do(func() { close(s.closed) })
+	s.srv.Close()
+}
+
+// Client returns an HTTP client configured for the server. It is closed
+// by [Server.Close]. A client for the v5 API should not follow redirects;
+// this one does not matter, as the server sends none.
+func (s *Server) Client() *http.Client { return s.srv.Client() }
+
+// Add puts the SHA-256 hash of expression on list, with attrs on each of
+// its search replies: a list of 4-byte prefixes gets the hash's 4-byte
+// prefix, gc-32b the full hash. The expression is as safebrowse yields it,
+// a canonical URL without its scheme, such as "evil.example/" or
+// "evil.example/login?x=1"; any other is [ErrExpression]. The list is one
+// of [Lists], else [ErrUnknownList]. The threat type of its search
+// replies comes from the list's name: se-4b SOCIAL_ENGINEERING, mw-4b
+// MALWARE, uws-4b and uwsa-4b UNWANTED_SOFTWARE, pha-4b
+// POTENTIALLY_HARMFUL_APPLICATION; gc-32b is the Global Cache of likely
+// safe expressions, never in search replies.
+//
+// Adding an expression already on the list replaces its attributes. The
+// list gets a new version when its hashes change: not when another
+// expression already held the same 4-byte prefix.
+func (s *Server) Add(list, expression string, attrs ...ThreatAttribute) error {
+	if err := checkExpression(expression); err != nil {
+		return err
+	}
+	return s.AddHash(list, sha256.Sum256([]byte(expression)), attrs...)
+}
+
+// AddHash is [Server.Add] for a full hash rather than an expression: a test
+// can so put two full hashes sharing one 4-byte prefix on a list.
+func (s *Server) AddHash(list string, fullHash [32]byte, attrs ...ThreatAttribute) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l, ok := s.lists[list]
+	if !ok {
+		return newError(ErrUnknownList, list, "")
+	}
+	l.add(fullHash, attrs)
+	return nil
+}
+
+// Remove takes the SHA-256 hash of expression off list, which gets a new
+// version when its hashes change; a partial update from an older version
+// carries the removal. An expression not on the list is [ErrNotListed].
+func (s *Server) Remove(list, expression string) error {
+	if err := checkExpression(expression); err != nil {
+		return err
+	}
+	if findDef(list) == nil {
+		return newError(ErrUnknownList, list, "")
+	}
+	if err := s.RemoveHash(list, sha256.Sum256([]byte(expression))); err != nil {
+		return newError(ErrNotListed, expression, "on "+list)
+	}
+	return nil
+}
+
+// RemoveHash is [Server.Remove] for a full hash.
+func (s *Server) RemoveHash(list string, fullHash [32]byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l, ok := s.lists[list]
+	if !ok {
+		return newError(ErrUnknownList, list, "")
+	}
+	if !l.remove(fullHash) {
+		return newError(ErrNotListed, hex.EncodeToString(fullHash[:]), "on "+list)
+	}
+	return nil
+}
+
+// Requests returns how many requests the server has received for
+// endpoint: "hashes:search", "hashList", "hashLists:batchGet" or
+// "hashLists" (ListHashLists); "" counts every request, to any path. A
+// request counts whatever its answer: a fault, a bad key, a 404.
+func (s *Server) Requests(endpoint string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.requests[endpoint]
+}
+
+// SearchedPrefixes returns a copy of every prefix received by
+// hashes:search, in the order received, including the prefixes of
+// requests the server refused (a bad key, a fault, a prefix that is not 4
+// bytes): what a client sent, so a test can check what it revealed. A
+// value that is not base64 is not a prefix and is left out.
+func (s *Server) SearchedPrefixes() [][]byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([][]byte, len(s.prefixes))
+	for i, p := range s.prefixes {
+		out[i] = slices.Clone(p)
+	}
+	return out
+}
