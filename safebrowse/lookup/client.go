@@ -352,11 +352,17 @@ func (c *Client) Ready(ctx context.Context) error {
 // IsReady reports whether every list has been loaded once.
 func (c *Client) IsReady() bool { return c.isReady.Load() }
 
-// Close stops [Client.Run], cancels the requests in flight and makes every
-// later call return [ErrClosed]. The lists in Dir stay. Close may be called
-// more than once; it always returns nil.
+// Close stops [Client.Run], cancels the requests in flight, waits for an
+// update in progress to end (so that nothing writes to Dir after Close
+// returns) and makes every later call return [ErrClosed]. The lists in Dir
+// stay. Close may be called more than once; it always returns nil.
 func (c *Client) Close() error {
-	c.closeOnce.Do(c.close)
+	c.closeOnce.Do(func() {
+		c.close()
+		c.updateMu.Lock()
+		//lint:ignore SA2001 an empty critical section waits for the update in progress
+		c.updateMu.Unlock()
+	})
 	return nil
 }
 

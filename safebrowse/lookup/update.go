@@ -41,6 +41,9 @@ func (c *Client) Update(ctx context.Context) error {
 	}
 	c.updateMu.Lock()
 	defer c.updateMu.Unlock()
+	if c.closing.Err() != nil {
+		return ErrClosed
+	}
 	return c.update(ctx)
 }
 
