@@ -118,3 +118,18 @@ func mask(s, key string) string {
 	}
 	return s
 }
+
+// A URLError is the error of one URL of [Client.LookupAll]: the URL could
+// not be parsed, or its search failed. LookupAll joins one per such URL.
+type URLError struct {
+	Index int    // the URL's index in the slice given to LookupAll
+	URL   string // the URL as given
+	Err   error
+}
+
+func (e *URLError) Error() string {
+	return "lookup: URL " + strconv.Itoa(e.Index) + ": " + e.Err.Error()
+}
+
+// Unwrap returns the URL's error.
+func (e *URLError) Unwrap() error { return e.Err }

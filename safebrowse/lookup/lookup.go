@@ -69,8 +69,8 @@ func (c *Client) Lookup(ctx context.Context, rawURL string) (Verdict, error) {
 // the prefixes that need the server in as few hashes:search requests as
 // MaxSearchPrefixes allows. A URL that cannot be parsed, or whose search
 // failed, gets the Verdict of what is known (empty for a bad URL); the
-// error joins one error per such URL, each naming its index ("lookup: URL
-// 3: ..."), and the other verdicts stand. Before the lists are loaded it
+// error joins one [*URLError] per such URL, in index order, each naming its
+// index ("lookup: URL 3: ..."), and the other verdicts stand. Before the lists are loaded it
 // returns empty verdicts and [ErrNotReady].
 func (c *Client) LookupAll(ctx context.Context, rawURLs []string) ([]Verdict, error) {
 	out := make([]Verdict, len(rawURLs))
@@ -84,7 +84,7 @@ func (c *Client) LookupAll(ctx context.Context, rawURLs []string) ([]Verdict, er
 	for i, raw := range rawURLs {
 		hashes, err := safebrowse.Hashes(raw)
 		if err != nil {
-			errs[i] = fmt.Errorf("lookup: URL %d: %w", i, err)
+			errs[i] = &URLError{Index: i, URL: raw, Err: err}
 			continue
 		}
 		q := &qs[i]
@@ -131,7 +131,7 @@ func (c *Client) LookupAll(ctx context.Context, rawURLs []string) ([]Verdict, er
 					continue
 				}
 				if err := failed[prefixOf(&q.hashes[j])]; err != nil {
-					errs[i] = fmt.Errorf("lookup: URL %d: %w", i, err)
+					errs[i] = &URLError{Index: i, URL: rawURLs[i], Err: err}
 					break
 				}
 			}
