@@ -344,7 +344,7 @@ func TestFailureKeepsCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.set(func(s *testServer) {
-		s.handle = func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", 503) }
+		s.handle = func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) }
 	})
 	// evil.example/ is cached (a canary hit is a hit), so no request.
 	v, err := c.Lookup(bg, "http://a.evil.example/")
@@ -360,7 +360,7 @@ func TestSearchBackoff(t *testing.T) {
 	s.add("evil.example/", detailMsg(Malware))
 	c, clk := readyClient(t, s, LocalList, map[string][]string{"se-4b": {"evil.example/"}})
 	s.set(func(s *testServer) {
-		s.handle = func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", 503) }
+		s.handle = func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) }
 	})
 	var se *StatusError
 	if _, err := c.Lookup(bg, "http://evil.example/"); !errors.As(err, &se) || se.StatusCode != 503 {
@@ -535,7 +535,7 @@ func TestLookupAllFailure(t *testing.T) {
 	s.add("evil.example/", detailMsg(Malware))
 	c, _ := readyClient(t, s, LocalList, map[string][]string{"se-4b": {"evil.example/"}})
 	s.set(func(s *testServer) {
-		s.handle = func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", 503) }
+		s.handle = func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) }
 	})
 	vs, err := c.LookupAll(bg, []string{"http://good.example/", "http://evil.example/"})
 	if err == nil || !strings.Contains(err.Error(), "URL 1:") || strings.Contains(err.Error(), "URL 0:") {

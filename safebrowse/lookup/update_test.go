@@ -93,9 +93,9 @@ func TestUpdateBackoff(t *testing.T) {
 		handle http.HandlerFunc
 	}{
 		// Service unavailable.
-		{"503", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "x", 503) }},
+		{"503", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "x", http.StatusServiceUnavailable) }},
 		// Too many requests.
-		{"429", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "x", 429) }},
+		{"429", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "x", http.StatusTooManyRequests) }},
 		// A body that is not a message.
 		{"corrupt body", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte{0x0a, 0x30}) }},
 		// A list that is not the one asked for.
@@ -138,7 +138,7 @@ func TestUpdateBackoff(t *testing.T) {
 func TestBackoffGrows(t *testing.T) {
 	s := newTestServer(t)
 	setList(s, "se-4b", listOf(t, "se-4b", "v1", 0))
-	s.handle = func(w http.ResponseWriter, r *http.Request) { http.Error(w, "x", 503) }
+	s.handle = func(w http.ResponseWriter, r *http.Request) { http.Error(w, "x", http.StatusServiceUnavailable) }
 	c, clk := newTestClient(t, Config{BaseURL: s.URL, Lists: []string{"se-4b"}})
 	c.rand = func() float64 { return 0 }
 	for n, want := range []time.Duration{15 * time.Minute, 30 * time.Minute, time.Hour} {
@@ -265,7 +265,7 @@ func TestRunLogs(t *testing.T) {
 func TestRunBacksOff(t *testing.T) {
 	s := newTestServer(t)
 	setList(s, "se-4b", listOf(t, "se-4b", "v1", 0))
-	s.handle = func(w http.ResponseWriter, r *http.Request) { http.Error(w, "x", 503) }
+	s.handle = func(w http.ResponseWriter, r *http.Request) { http.Error(w, "x", http.StatusServiceUnavailable) }
 	c, clk := newTestClient(t, Config{BaseURL: s.URL, Lists: []string{"se-4b"}})
 	c.rand = func() float64 { return 0 }
 	ctx, cancel := context.WithCancel(bg)

@@ -55,16 +55,6 @@ func next(b []byte) (protowire.Number, protowire.Type, int, error) {
 	return num, typ, n, nil
 }
 
-// skip returns the length of the value of field num of type typ at the start
-// of b.
-func skip(num protowire.Number, typ protowire.Type, b []byte) (int, error) {
-	n := protowire.ConsumeFieldValue(num, typ, b)
-	if n < 0 {
-		return 0, corrupt("field %d: %v", num, protowire.ParseError(n))
-	}
-	return n, nil
-}
-
 // field reads the field at the start of b: its number, its wire type, its
 // value when it is a varint or length-delimited, and the bytes after it.
 type field struct {
