@@ -86,7 +86,7 @@ func ExampleClient_Lookup() {
 	// https://www.evil.example/download/x.exe unsafe: true
 	//    SOCIAL_ENGINEERING evil.example/ []
 	//    MALWARE evil.example/download/ [CANARY]
-	// safebrowse: unsupported scheme in "mailto:someone@evil.example": "mailto" is not hierarchical
+	// lookup: safebrowse: unsupported scheme in "mailto:someone@evil.example": "mailto" is not hierarchical
 }
 
 // ExampleClient_LookupAll checks many URLs in few requests; a bad URL gets an

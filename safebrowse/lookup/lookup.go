@@ -37,7 +37,8 @@ type query struct {
 // failures), Lookup returns the error with a Verdict holding only what the
 // cache already knew: never a made-up threat, never "safe" with a nil error.
 // Before the lists are loaded it returns [ErrNotReady]; after Close,
-// [ErrClosed]. A URL that cannot be canonicalised is a safebrowse error.
+// [ErrClosed]. A URL that cannot be canonicalised is an error wrapping the
+// safebrowse error, such as [safebrowse.ErrEmpty].
 func (c *Client) Lookup(ctx context.Context, rawURL string) (Verdict, error) {
 	if err := c.usable(); err != nil {
 		return Verdict{}, err
@@ -46,7 +47,7 @@ func (c *Client) Lookup(ctx context.Context, rawURL string) (Verdict, error) {
 	var buf [safebrowse.MaxExpressions]safebrowse.Hash
 	hashes, err := safebrowse.AppendHashes(buf[:0], rawURL)
 	if err != nil {
-		return Verdict{}, err
+		return Verdict{}, fmt.Errorf("lookup: %w", err)
 	}
 	q.hashes = hashes
 	c.plan(&q)
