@@ -638,3 +638,21 @@ func TestConcurrentLookups(t *testing.T) {
 	}()
 	wg.Wait()
 }
+
+// TestRealTimeCache: Real-Time step 2, the cache, answers a URL searched
+// before, with no request.
+func TestRealTimeCache(t *testing.T) {
+	s := newTestServer(t)
+	s.add("fresh.example/", detailMsg(SocialEngineering))
+	c, clk := readyClient(t, s, RealTime, nil)
+	for i := range 2 {
+		v, err := c.Lookup(bg, "http://fresh.example/")
+		if err != nil || !v.Unsafe() {
+			t.Errorf("lookup %d: %q, %v", i, short(v), err)
+		}
+		clk.advance(time.Minute)
+	}
+	if n := s.count("hashes:search"); n != 1 {
+		t.Errorf("%d searches, want 1", n)
+	}
+}
