@@ -55,8 +55,8 @@ func (m *Message) MarshalBinary() ([]byte, error) {
 // v5 proto, fields in order, default values left out as proto3 does), with
 // the additions and removals Rice-delta encoded. An error wraps
 // [ErrMessage]: a bad width or name, additions that are not whole hashes,
-// a duplicate addition or removal, a Rice parameter out of range or so
-// small that the data would exceed 1 GiB, or a negative MinimumWait.
+// a duplicate addition or removal, a Rice parameter out of range, or a
+// negative MinimumWait.
 func (m *Message) AppendBinary(b []byte) ([]byte, error) {
 	w := m.Width
 	if w == 0 {
@@ -83,10 +83,7 @@ func (m *Message) AppendBinary(b []byte) ([]byte, error) {
 		if i := firstDup(vals, w); i >= 0 {
 			return b, newError(ErrMessage, m.Name, fmt.Sprintf("duplicate addition %x", vals[i:i+w]))
 		}
-		var err error
-		if add, err = riceMessage(vals, w, m.RiceParameter); err != nil {
-			return b, newError(ErrMessage, m.Name, err.Error())
-		}
+		add = riceMessage(vals, w, m.RiceParameter)
 	}
 	if len(m.Removals) > 0 {
 		idx := slices.Clone(m.Removals)
@@ -98,10 +95,7 @@ func (m *Message) AppendBinary(b []byte) ([]byte, error) {
 			}
 			vals = append(vals, byte(x>>24), byte(x>>16), byte(x>>8), byte(x))
 		}
-		var err error
-		if rem, err = riceMessage(vals, 4, 0); err != nil {
-			return b, newError(ErrMessage, m.Name, err.Error())
-		}
+		rem = riceMessage(vals, 4, 0)
 	}
 	if m.Name != "" {
 		b = protowire.AppendTag(b, fieldName, protowire.BytesType)
@@ -145,15 +139,12 @@ func (m *Message) AppendBinary(b []byte) ([]byte, error) {
 
 // riceMessage returns the RiceDeltaEncoded message of vals, n sorted,
 // distinct values of width w bytes, with parameter k (0: chosen).
-func riceMessage(vals []byte, w, k int) ([]byte, error) {
+func riceMessage(vals []byte, w, k int) []byte {
 	n := len(vals) / w
 	if k == 0 && n > 1 {
 		k = chooseK(load(vals[len(vals)-w:]).sub(load(vals[:w])), n, w)
 	}
-	first, data, err := encodeRice(vals, w, k)
-	if err != nil {
-		return nil, err
-	}
+	first, data := encodeRice(vals, w, k)
 	parts := max(w/8, 1)
 	b := []byte{}
 	for i := range parts {
@@ -179,7 +170,7 @@ func riceMessage(vals []byte, w, k int) ([]byte, error) {
 		b = protowire.AppendTag(b, protowire.Number(parts+3), protowire.BytesType)
 		b = protowire.AppendBytes(b, data)
 	}
-	return b, nil
+	return b
 }
 
 // UnmarshalBinary reads a binary protobuf HashList into m, decoding its

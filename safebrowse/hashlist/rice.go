@@ -270,10 +270,6 @@ func (w *bitWriter) flush() []byte {
 	return w.b
 }
 
-// maxEncoded bounds the encoded data of one stream: a protobuf message
-// must stay under 2 GiB.
-const maxEncoded = math.MaxInt32 / 2
-
 // chooseK returns the Rice parameter for n sorted values of width w bytes
 // spanning span (last minus first): log2 of the mean delta, the parameter
 // that minimises the length of a Rice code of geometrically distributed
@@ -285,33 +281,21 @@ func chooseK(span u256, n, w int) int {
 }
 
 // encodeRice encodes vals, n sorted, distinct values of width w bytes
-// concatenated, with parameter k (unused when n == 1). It returns the
-// first value and the encoded data, or an error when the encoding would
-// exceed maxEncoded bytes.
-func encodeRice(vals []byte, w, k int) (u256, []byte, error) {
+// concatenated, with parameter k (unused when n == 1), and returns the
+// first value and the encoded data. The quotients of a stream sum to at
+// most the span of its values shifted right by k, under 2^(8w-k) ≤ 2^29
+// bits: so even a parameter far too small for the data costs at most
+// 64 MiB.
+func encodeRice(vals []byte, w, k int) (u256, []byte) {
 	n := len(vals) / w
 	first := load(vals[:w])
 	if n == 1 {
-		return first, nil, nil
+		return first, nil
 	}
-	// Size the output first, so that a parameter far too small for the
-	// data is an error, not an allocation of gigabytes.
-	total := uint64(0)
+	last := load(vals[len(vals)-w:])
+	size := last.sub(first).shr(uint(k))[3] + uint64(n-1)*uint64(k+1)
+	bw := bitWriter{b: make([]byte, 0, (size+7)/8)}
 	prev := first
-	for i := w; i < len(vals); i += w {
-		v := load(vals[i : i+w])
-		q := v.sub(prev).shr(uint(k))
-		if q.bitLen() > 40 {
-			return first, nil, fmt.Errorf("rice_parameter %d is too small for the data", k)
-		}
-		total += q[3] + 1 + uint64(k)
-		if total > 8*maxEncoded {
-			return first, nil, fmt.Errorf("rice_parameter %d is too small for the data", k)
-		}
-		prev = v
-	}
-	bw := bitWriter{b: make([]byte, 0, (total+7)/8)}
-	prev = first
 	for i := w; i < len(vals); i += w {
 		v := load(vals[i : i+w])
 		d := v.sub(prev)
@@ -322,5 +306,5 @@ func encodeRice(vals []byte, w, k int) (u256, []byte, error) {
 		}
 		prev = v
 	}
-	return first, bw.flush(), nil
+	return first, bw.flush()
 }
