@@ -22,7 +22,9 @@
 //
 // The four methods of the v5 API, as binary protobuf (alt=proto, Content-Type application/x-protobuf), built
 // with protowire by the field numbers of the API's
-// google/security/safebrowsing/v5/safebrowsing.proto:
+// google/security/safebrowsing/v5/safebrowsing.proto. HashList messages
+// come from [github.com/urlspec/urlspec/safebrowse/hashlist.Message], the
+// encoder beside the decoder that clients use.
 //
 //   - GET /v5/hashes:search?hashPrefixes=... (SearchHashes): every full
 //     hash on a 4-byte threat list (se-4b, mw-4b, uws-4b, uwsa-4b, pha-4b)
@@ -92,7 +94,8 @@
 //
 // # What it does not do
 //
-// It holds no real data: the lists hold what a test put on them. It checks
+// It holds no real data: the lists hold what a test put on them, and a
+// test must expect the verdicts it seeded, not Google's. It checks
 // no authentication beyond the key, keeps no quota and sends no 429 of its
 // own (inject one). It serves no JSON (alt=json) and no other API version.
 // It listens on 127.0.0.1 (or ::1) only, and makes no request of its own:

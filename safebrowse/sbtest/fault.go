@@ -53,7 +53,9 @@ const (
 
 // Inject adds the fault f. Faults are tried in the order they were
 // injected: a request to an endpoint takes the first fault that hits it
-// and has hits left, and that fault then has one fewer. Inject panics if
+// and has hits left, and that fault then has one fewer, whatever the
+// request: a fault comes before the server checks the key, alt and the
+// parameters, as a failing front end would. Inject panics if
 // f is invalid (an unknown endpoint, a status outside 200–599, a negative
 // latency or count), as [net/http.ServeMux.Handle] panics on a bad
 // pattern: it is a mistake in the test.

@@ -112,9 +112,9 @@ func (s *Server) Close() {
 	s.srv.Close()
 }
 
-// Client returns an HTTP client configured for the server. It is closed
-// by [Server.Close]. A client for the v5 API should not follow redirects;
-// this one does not matter, as the server sends none.
+// Client returns an HTTP client configured for making requests to the
+// server; [Server.Close] closes its idle connections. The server sends no
+// redirects.
 func (s *Server) Client() *http.Client { return s.srv.Client() }
 
 // Add puts the SHA-256 hash of expression on list, with attrs on each of
