@@ -68,7 +68,7 @@ func ParseMode(s string) (Mode, error) {
 
 // DefaultLists are the threat lists a Client keeps when Config.Lists is nil:
 // social engineering, malware, unwanted software (desktop and Android) and
-// potentially harmful applications.
+// potentially harmful applications. Do not modify it.
 var DefaultLists = []string{"se-4b", "mw-4b", "uws-4b", "uwsa-4b", "pha-4b"}
 
 // GlobalCache is the list of likely-safe full hashes used in RealTime mode.
