@@ -137,3 +137,56 @@ func ExampleStatusError() {
 	// 400
 	// lookup: hashLists:batchGet: HTTP 400 Bad Request: sbtest: API key not valid: "REDACTED"
 }
+
+// ExampleClient_Run keeps the lists fresh in the background, as a service
+// does, and waits for them with Ready.
+func ExampleClient_Run() {
+	s := sbtest.NewServer()
+	defer s.Close()
+	s.Add("mw-4b", "malware.example/")
+
+	c, err := lookup.New(lookup.Config{APIKey: s.APIKey, BaseURL: s.URL})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- c.Run(ctx) }()
+	if err := c.Ready(ctx); err != nil {
+		log.Fatal(err)
+	}
+	v, err := c.Lookup(ctx, "http://malware.example/")
+	fmt.Println(v.Unsafe(), err)
+
+	cancel()
+	fmt.Println(<-done)
+	c.Close()
+	_, err = c.Lookup(context.Background(), "http://malware.example/")
+	fmt.Println(err)
+	// Output:
+	// true <nil>
+	// context canceled
+	// lookup: client closed
+}
+
+// ExampleParseMode reads a mode from a flag.
+func ExampleParseMode() {
+	for _, s := range []string{"LocalList", "real-time", "no_storage", "fast"} {
+		m, err := lookup.ParseMode(s)
+		fmt.Println(m, err)
+	}
+	// Output:
+	// LocalList <nil>
+	// RealTime <nil>
+	// NoStorage <nil>
+	// LocalList lookup: unknown mode "fast" (want LocalList, RealTime or NoStorage)
+}
+
+// ExampleThreatType_String prints the API's names.
+func ExampleThreatType_String() {
+	fmt.Println(lookup.Malware, lookup.SocialEngineering, lookup.UnwantedSoftware, lookup.PotentiallyHarmfulApplication, lookup.ThreatType(9))
+	fmt.Println(lookup.Canary, lookup.FrameOnly)
+	// Output:
+	// MALWARE SOCIAL_ENGINEERING UNWANTED_SOFTWARE POTENTIALLY_HARMFUL_APPLICATION ThreatType(9)
+	// CANARY FRAME_ONLY
+}
