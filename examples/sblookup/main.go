@@ -1,0 +1,235 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+// Sblookup checks URLs against Google Safe Browsing v5, as Chrome does, with
+// the client of package safebrowse/lookup.
+//
+// Usage:
+//
+//	sblookup [-key key] [-mode LocalList|RealTime|NoStorage] [-dir dir] [-fake] [url ...]
+//
+// It reads URLs from its arguments or, if there are none, one per line from
+// standard input (blank lines are skipped), and prints one line per URL of
+// tab-separated fields: the URL as given, SAFE or UNSAFE, then for each
+// threat its type (with its attributes, as in MALWARE+CANARY) and the
+// expression whose hash matched:
+//
+//	http://malware.testing.google.test/testing/malware/	UNSAFE	MALWARE	malware.testing.google.test/testing/malware/
+//
+// The -key flag gives the API key of a Google Cloud project with the Safe
+// Browsing API enabled; it defaults to $SAFE_BROWSING_API_KEY. The -mode
+// flag chooses the lookup procedure (LocalList by default). The -dir flag
+// keeps the lists in a directory across runs, so that a second run needs no
+// download. While the lists load, progress goes to standard error.
+//
+// The -fake flag starts a fake v5 server on loopback (package
+// safebrowse/sbtest), seeded with Google's test URLs, so that sblookup runs
+// with no key and no network:
+//
+//	go run ./examples/sblookup -fake http://malware.testing.google.test/testing/malware/
+//
+// A URL that cannot be checked (a bad URL, or a failed request) is reported
+// on standard error, and sblookup exits with status 1 after the other URLs.
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/urlspec/urlspec/safebrowse/lookup"
+	"github.com/urlspec/urlspec/safebrowse/sbtest"
+)
+
+// demo seeds the -fake server: Google's test pages for each threat type,
+// and a likely-safe expression for RealTime's Global Cache.
+var demo = []struct{ list, expression string }{
+	{"mw-4b", "malware.testing.google.test/testing/malware/"},
+	{"se-4b", "testsafebrowsing.appspot.com/s/phishing.html"},
+	{"uws-4b", "testsafebrowsing.appspot.com/s/unwanted.html"},
+	{"pha-4b", "testsafebrowsing.appspot.com/apiv4/ANY_PLATFORM/POTENTIALLY_HARMFUL_APPLICATION/URL/"},
+	{"gc-32b", "www.google.com/"},
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run is main with its inputs and outputs as arguments, for the tests.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("sblookup", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	key := fs.String("key", os.Getenv("SAFE_BROWSING_API_KEY"), "API key (default $SAFE_BROWSING_API_KEY)")
+	modeName := fs.String("mode", "LocalList", "lookup procedure: LocalList, RealTime or NoStorage")
+	dir := fs.String("dir", "", "directory keeping the lists across runs (default: memory only)")
+	fake := fs.Bool("fake", false, "use a fake server on loopback seeded with test URLs: no key, no network")
+	timeout := fs.Duration("timeout", 2*time.Minute, "how long to wait for the lists to load")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	mode, err := lookup.ParseMode(*modeName)
+	if err != nil {
+		fmt.Fprintln(stderr, "sblookup: -mode:", err)
+		return 2
+	}
+	cfg := lookup.Config{APIKey: *key, Mode: mode, Dir: *dir}
+	if *fake {
+		s := sbtest.NewServer()
+		defer s.Close()
+		for _, d := range demo {
+			if err := s.Add(d.list, d.expression); err != nil {
+				fmt.Fprintln(stderr, "sblookup:", err)
+				return 1
+			}
+		}
+		cfg.APIKey, cfg.BaseURL = s.APIKey, s.URL
+		fmt.Fprintln(stderr, "sblookup: using a fake server at", s.URL)
+	}
+	if cfg.APIKey == "" {
+		fmt.Fprintln(stderr, "sblookup: no API key: give -key or set SAFE_BROWSING_API_KEY (or try -fake)")
+		return 2
+	}
+	cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey && len(groups) == 0 {
+				return slog.Attr{} // progress lines, not a log file
+			}
+			return a
+		},
+	}))
+	c, err := lookup.New(cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "sblookup:", err)
+		return 2
+	}
+	defer c.Close()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if mode != lookup.NoStorage {
+		if err := load(ctx, c, *timeout, stderr); err != nil {
+			fmt.Fprintln(stderr, "sblookup: loading the lists:", err)
+			return 1
+		}
+	}
+
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	status := 0
+	check := func(urls []string) {
+		vs, err := c.LookupAll(ctx, urls)
+		failed := make(map[int]error)
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range j.Unwrap() {
+				if ue, ok := e.(*lookup.URLError); ok {
+					failed[ue.Index] = ue.Err
+				}
+			}
+		} else if err != nil { // not ready, closed: every URL failed
+			for i := range urls {
+				failed[i] = err
+			}
+		}
+		for i, v := range vs {
+			if err := failed[i]; err != nil {
+				w.Flush()
+				fmt.Fprintf(stderr, "sblookup: %s: %v\n", urls[i], err)
+				status = 1
+				continue
+			}
+			w.WriteString(line(urls[i], v))
+		}
+	}
+	if fs.NArg() > 0 {
+		check(fs.Args())
+		return status
+	}
+	sc := bufio.NewScanner(stdin)
+	sc.Buffer(nil, 1<<20)
+	var batch []string
+	for sc.Scan() {
+		if t := strings.TrimSpace(sc.Text()); t != "" {
+			batch = append(batch, t)
+		}
+		if len(batch) == 100 {
+			check(batch)
+			batch = batch[:0]
+		}
+	}
+	if len(batch) > 0 {
+		check(batch)
+	}
+	if err := sc.Err(); err != nil {
+		w.Flush()
+		fmt.Fprintln(stderr, "sblookup: reading standard input:", err)
+		return 1
+	}
+	return status
+}
+
+// load keeps the lists fresh in the background and waits until they are
+// loaded, printing progress each second.
+func load(ctx context.Context, c *lookup.Client, timeout time.Duration, stderr io.Writer) error {
+	start := time.Now()
+	go c.Run(ctx)
+	wctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	done := make(chan error, 1)
+	go func() { done <- c.Ready(wctx) }()
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				return err
+			}
+			n, hashes := 0, 0
+			for _, l := range c.Lists() {
+				n++
+				hashes += l.Entries
+			}
+			fmt.Fprintf(stderr, "sblookup: %d lists ready, %d hashes, in %v\n", n, hashes, time.Since(start).Round(time.Millisecond))
+			return nil
+		case <-tick.C:
+			loaded, n := 0, 0
+			for _, l := range c.Lists() {
+				n++
+				if l.Loaded {
+					loaded++
+				}
+			}
+			fmt.Fprintf(stderr, "sblookup: loading lists: %d of %d loaded\n", loaded, n)
+		}
+	}
+}
+
+// line formats the verdict on url.
+func line(url string, v lookup.Verdict) string {
+	var b strings.Builder
+	b.WriteString(url)
+	if v.Unsafe() {
+		b.WriteString("\tUNSAFE")
+	} else {
+		b.WriteString("\tSAFE")
+	}
+	for _, t := range v.Threats {
+		b.WriteString("\t")
+		b.WriteString(t.Type.String())
+		for _, a := range t.Attributes {
+			b.WriteString("+")
+			b.WriteString(a.String())
+		}
+		b.WriteString("\t")
+		b.WriteString(t.Expression)
+	}
+	b.WriteString("\n")
+	return b.String()
+}

@@ -1,0 +1,215 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package lookup
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/urlspec/urlspec/safebrowse"
+	"github.com/urlspec/urlspec/safebrowse/hashlist"
+)
+
+// benchURL is the spec's example URL: 3 hosts × 4 paths = 12 expressions.
+const benchURL = "http://a.b.example.com/1/2.html?param=1"
+
+// localURL has the shape of benchURL, and no prefix on the lists: the local
+// lists answer it. The floor hashes this same URL.
+const localURL = "http://a.b.example.org/1/2.html?param=1"
+
+// randomList returns a full-update message of name holding n random
+// prefixes (seeded by seed), and one of them.
+func randomList(tb testing.TB, name string, n int, seed uint64) []byte {
+	tb.Helper()
+	r := rand.New(rand.NewPCG(seed, seed))
+	vals := make([]uint32, n)
+	for i := range vals {
+		vals[i] = r.Uint32()
+	}
+	slices.Sort(vals)
+	vals = slices.Compact(vals)
+	add := make([]byte, 0, 4*len(vals))
+	for _, v := range vals {
+		add = binary.BigEndian.AppendUint32(add, v)
+	}
+	sum := hashlist.Checksum(add, 4)
+	m := hashlist.Message{Name: name, Version: []byte("1"), Additions: add, Checksum: sum[:]}
+	b, err := m.MarshalBinary()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// bigClient returns a ready client whose se-4b holds 1M random prefixes and
+// the prefixes of listed, the other lists empty; its server is s.
+func bigClient(tb testing.TB, s *testServer, listed ...string) *Client {
+	tb.Helper()
+	c, _ := newTestClient(tb, Config{BaseURL: s.URL})
+	for _, st := range c.lists {
+		msg := listOf(tb, st.name, "1", 0)
+		if st.name == "se-4b" {
+			msg = randomList(tb, "se-4b", 1_000_000, 1)
+		}
+		if err := st.list.Apply(msg); err != nil {
+			tb.Fatal(err)
+		}
+		st.loaded.Store(true)
+	}
+	if len(listed) > 0 {
+		// A partial update adding the listed prefixes.
+		var add []byte
+		for _, e := range listed {
+			h := hashOf(e)
+			add = append(add, h[:4]...)
+		}
+		l := c.lists[0].list
+		var all []byte
+		for h := range l.All() { // h is valid until the next step: copy it
+			all = append(all, h...)
+		}
+		sum := hashlist.Checksum(append(all, add...), 4)
+		m := hashlist.Message{Name: "se-4b", Version: []byte("2"), Partial: true, Additions: add, Checksum: sum[:]}
+		b, _ := m.MarshalBinary()
+		if err := l.Apply(b); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	c.refreshActive()
+	c.markReady()
+	return c
+}
+
+// BenchmarkLookup measures a Lookup that the local lists answer, with se-4b
+// holding 1M prefixes, against its floor, safebrowse.AppendHashes of the
+// same URL; and a Lookup answered by the cache (benchURL, one of whose
+// prefixes is listed and cached as not matching).
+func BenchmarkLookup(b *testing.B) {
+	s := newTestServer(b)
+	c := bigClient(b, s, "a.b.example.com/1/")
+	b.Run("floor=AppendHashes", func(b *testing.B) {
+		b.ReportAllocs()
+		var dst [safebrowse.MaxExpressions]safebrowse.Hash
+		for b.Loop() {
+			if _, err := safebrowse.AppendHashes(dst[:0], localURL); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("local", func(b *testing.B) {
+		b.ReportAllocs()
+		u := localURL
+		for b.Loop() {
+			if v, err := c.Lookup(bg, u); err != nil || len(v.Threats) != 0 {
+				b.Fatal(v, err)
+			}
+		}
+		if n := s.count("hashes:search"); n != 0 {
+			b.Fatalf("%d searches", n)
+		}
+	})
+	// ratio times Lookup and its floor in alternating blocks of 100 calls,
+	// so that both see the same load on a shared machine, and reports
+	// Lookup's time over the floor's.
+	b.Run("ratio", func(b *testing.B) {
+		u := localURL
+		var dst [safebrowse.MaxExpressions]safebrowse.Hash
+		var floor, look time.Duration
+		floorBlock := func() time.Duration {
+			t := time.Now()
+			for range 100 {
+				safebrowse.AppendHashes(dst[:0], u)
+			}
+			return time.Since(t)
+		}
+		lookupBlock := func() time.Duration {
+			t := time.Now()
+			for range 100 {
+				c.Lookup(bg, u)
+			}
+			return time.Since(t)
+		}
+		odd := false
+		for b.Loop() {
+			// Alternate which goes first, so neither always warms the other.
+			if odd = !odd; odd {
+				floor += floorBlock()
+				look += lookupBlock()
+			} else {
+				look += lookupBlock()
+				floor += floorBlock()
+			}
+		}
+		b.ReportMetric(float64(look)/float64(floor), "x-floor")
+	})
+	b.Run("cache-hit", func(b *testing.B) {
+		b.ReportAllocs()
+		if _, err := c.Lookup(bg, benchURL); err != nil { // caches the listed prefix
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			if v, err := c.Lookup(bg, benchURL); err != nil || len(v.Threats) != 0 {
+				b.Fatal(v, err)
+			}
+		}
+		if n := s.count("hashes:search"); n != 1 {
+			b.Fatalf("%d searches, want 1", n)
+		}
+	})
+}
+
+// BenchmarkHeap reports the heap the five default lists hold at 1M random
+// prefixes each, in bytes per prefix.
+func BenchmarkHeap(b *testing.B) {
+	msgs := make([][]byte, len(DefaultLists))
+	for i, n := range DefaultLists {
+		msgs[i] = randomList(b, n, 1_000_000, uint64(i+1))
+	}
+	var perPrefix float64
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		c, err := New(Config{APIKey: testKey})
+		if err != nil {
+			b.Fatal(err)
+		}
+		total := 0
+		for i, st := range c.lists {
+			if err := st.list.Apply(msgs[i]); err != nil {
+				b.Fatal(err)
+			}
+			total += st.list.Len()
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		perPrefix = float64(after.HeapAlloc-before.HeapAlloc) / float64(total)
+		runtime.KeepAlive(c)
+		c.Close()
+	}
+	b.ReportMetric(perPrefix, "B/prefix")
+}
+
+// TestLookupAllocs: a Lookup the local lists answer allocates nothing, nor
+// does a cache hit.
+func TestLookupAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocations differ under -race")
+	}
+	s := newTestServer(t)
+	c := bigClient(t, s, "a.b.example.com/1/")
+	if _, err := c.Lookup(bg, benchURL); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{"http://a.b.example.org/1/2.html?param=1", benchURL} {
+		if n := testing.AllocsPerRun(1000, func() { c.Lookup(bg, u) }); n != 0 {
+			t.Errorf("Lookup(%q): %v allocations, want 0", u, n)
+		}
+	}
+}

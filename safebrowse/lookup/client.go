@@ -1,0 +1,416 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package lookup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/urlspec/urlspec/safebrowse/hashlist"
+)
+
+// Mode chooses the procedure of the v5 reference that answers a lookup.
+type Mode int
+
+const (
+	// LocalList is the Local List procedure, the zero Mode: a URL goes to
+	// the server only when a local threat list holds one of its prefixes.
+	LocalList Mode = iota
+	// RealTime is the Real-Time procedure: every URL whose full hashes are
+	// not in the Global Cache list gc-32b goes to the server.
+	RealTime
+	// NoStorage is the No-Storage Real-Time procedure: no lists; every URL
+	// not answered by the cache goes to the server.
+	NoStorage
+)
+
+// String returns the Mode's name, such as "LocalList".
+func (m Mode) String() string {
+	switch m {
+	case LocalList:
+		return "LocalList"
+	case RealTime:
+		return "RealTime"
+	case NoStorage:
+		return "NoStorage"
+	}
+	return fmt.Sprintf("Mode(%d)", int(m))
+}
+
+// ParseMode returns the Mode named s: "LocalList", "RealTime" or
+// "NoStorage", in any case, with or without a '-' or '_' between words
+// ("local-list", "realtime", "no_storage").
+func ParseMode(s string) (Mode, error) {
+	switch strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(s)) {
+	case "locallist", "local":
+		return LocalList, nil
+	case "realtime":
+		return RealTime, nil
+	case "nostorage":
+		return NoStorage, nil
+	}
+	return 0, fmt.Errorf("lookup: unknown mode %q (want LocalList, RealTime or NoStorage)", clip(s))
+}
+
+// DefaultLists are the threat lists a Client keeps when Config.Lists is nil:
+// social engineering, malware, unwanted software (desktop and Android) and
+// potentially harmful applications. Do not modify it.
+var DefaultLists = []string{"se-4b", "mw-4b", "uws-4b", "uwsa-4b", "pha-4b"}
+
+// GlobalCache is the list of likely-safe full hashes used in RealTime mode.
+const GlobalCache = "gc-32b"
+
+// Config configures a Client. Its zero values mean the defaults; only APIKey
+// is required.
+type Config struct {
+	// APIKey is the key of the Google Cloud project. Required. It goes only
+	// into request URLs: no error or log line ever shows it.
+	APIKey string
+
+	// BaseURL is the server, "scheme://host[:port]" with no path;
+	// "" means DefaultBaseURL. The client appends /v5/....
+	BaseURL string
+
+	// Mode is the lookup procedure; the zero value is LocalList.
+	Mode Mode
+
+	// Lists are the hash lists to keep. nil means DefaultLists; RealTime
+	// mode adds GlobalCache unless it is named. NoStorage keeps no lists:
+	// Lists must be nil then.
+	Lists []string
+
+	// Dir is the directory the lists persist in across restarts, created
+	// if need be; "" keeps them in memory only. Clients may share a Dir.
+	// NoStorage mode stores nothing: Dir must be "" then.
+	Dir string
+
+	// HTTPClient sends the requests. nil means a client with timeouts (10 s
+	// for TLS, 30 s for the reply's headers, 2 min in all). Its redirects
+	// are never followed, whatever its CheckRedirect says.
+	HTTPClient *http.Client
+
+	// Logger receives a line for each list update and each failure. nil
+	// means silent.
+	Logger *slog.Logger
+}
+
+// A Client answers whether URLs are unsafe, from the Safe Browsing v5 API
+// with the procedure its Mode names. It is safe for concurrent use: lookups
+// run concurrently with each other and with updates.
+type Client struct {
+	key   string
+	base  string
+	mode  Mode
+	dir   string
+	http  *http.Client
+	log   *slog.Logger
+	lists []*listState     // every list kept
+	gc    *hashlist.List   // GlobalCache in RealTime mode, else nil
+	local []*hashlist.List // the threat lists
+	// active holds the threat lists that hold a hash, so that a lookup
+	// spends nothing on empty lists; it changes only after an update.
+	active atomic.Pointer[[]*hashlist.List]
+	cache  *cache
+
+	searches backoff // of hashes:search
+	updates  backoff // of hashList and hashLists:batchGet
+
+	updateMu sync.Mutex // serialises updates
+	ready    chan struct{}
+	isReady  atomic.Bool
+	readyMu  sync.Mutex
+
+	closing   context.Context // done once Close is called
+	close     context.CancelFunc
+	closeOnce sync.Once
+
+	// Injected by tests.
+	now   func() time.Time
+	rand  func() float64
+	sleep func(ctx context.Context, d time.Duration) error
+}
+
+// listState is one list and its update state.
+type listState struct {
+	name   string
+	list   *hashlist.List
+	loaded atomic.Bool // loaded once, from Dir or the server
+
+	// Guarded by Client.updateMu.
+	next  time.Time // due at this time; zero: at once
+	whole bool      // fetch whole: send no version
+}
+
+// New returns a Client for cfg. It loads the lists saved in cfg.Dir and
+// makes no request: call [Client.Update] or [Client.Run] to fetch them, and
+// [Client.Ready] to wait for them. A file in Dir that is corrupt, truncated
+// or not a list file is discarded, never an error: its list is fetched
+// whole. New fails only for a bad Config, naming the field, or a Dir it
+// cannot create.
+func New(cfg Config) (*Client, error) {
+	if cfg.APIKey == "" {
+		return nil, errors.New("lookup: Config.APIKey is empty")
+	}
+	if cfg.Mode < LocalList || cfg.Mode > NoStorage {
+		return nil, fmt.Errorf("lookup: Config.Mode: unknown mode %d", int(cfg.Mode))
+	}
+	base, err := parseBaseURL(cfg.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	names, err := listNames(cfg.Mode, cfg.Lists)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Mode == NoStorage && cfg.Dir != "" {
+		return nil, errors.New("lookup: Config.Dir must be empty in NoStorage mode, which stores nothing")
+	}
+	c := &Client{
+		key:   cfg.APIKey,
+		base:  base,
+		mode:  cfg.Mode,
+		dir:   cfg.Dir,
+		http:  newHTTPClient(cfg.HTTPClient),
+		log:   cfg.Logger,
+		cache: newCache(CacheSize),
+		ready: make(chan struct{}),
+		now:   time.Now,
+		rand:  rand.Float64,
+	}
+	c.sleep = c.sleepTimer
+	c.searches.method = methodSearch
+	c.updates.method = "update"
+	if c.log == nil {
+		c.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	c.closing, c.close = context.WithCancel(context.Background())
+	if c.dir != "" {
+		if err := os.MkdirAll(c.dir, 0o755); err != nil {
+			return nil, fmt.Errorf("lookup: Config.Dir: %w", err)
+		}
+	}
+	for _, name := range names {
+		l, err := hashlist.New(name)
+		if err != nil {
+			return nil, fmt.Errorf("lookup: Config.Lists: %w", err)
+		}
+		s := &listState{name: name, list: l, whole: true}
+		c.lists = append(c.lists, s)
+		if name == GlobalCache {
+			c.gc = l
+		} else {
+			c.local = append(c.local, l)
+		}
+		if c.dir != "" {
+			c.load(s)
+		}
+	}
+	c.refreshActive()
+	c.markReady()
+	return c, nil
+}
+
+// refreshActive stores the threat lists that hold a hash in c.active.
+func (c *Client) refreshActive() {
+	var a []*hashlist.List
+	for _, l := range c.local {
+		if l.Len() > 0 {
+			a = append(a, l)
+		}
+	}
+	c.active.Store(&a)
+}
+
+// load reads the list s from Dir, if it is there; a bad file is discarded.
+func (c *Client) load(s *listState) {
+	data, err := readFile(c.dir, s.name)
+	if data == nil && err == nil {
+		return
+	}
+	var next time.Time
+	if err == nil {
+		var blob []byte
+		next, blob, err = decodeFile(s.name, data)
+		if err == nil {
+			err = s.list.UnmarshalBinary(blob)
+		}
+	}
+	if err != nil {
+		c.log.Warn("lookup: discarding saved list; it will be fetched whole", "list", s.name, "err", err)
+		return
+	}
+	// A due time far ahead is a clock that jumped, or a file from elsewhere.
+	if now := c.now(); next.After(now.Add(MaxBackoff)) {
+		next = now
+	}
+	s.next, s.whole = next, false
+	s.loaded.Store(true)
+	c.log.Info("lookup: list loaded", "list", s.name, "entries", s.list.Len(), "dir", c.dir)
+}
+
+// parseBaseURL checks Config.BaseURL and returns it without a trailing '/'.
+func parseBaseURL(s string) (string, error) {
+	if s == "" {
+		return DefaultBaseURL, nil
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return "", fmt.Errorf("lookup: Config.BaseURL: %w", err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return "", fmt.Errorf("lookup: Config.BaseURL %q: want scheme://host[:port]", clip(s))
+	}
+	return strings.TrimSuffix(s, "/"), nil
+}
+
+// listNames returns the lists to keep for mode, checking Config.Lists.
+func listNames(mode Mode, lists []string) ([]string, error) {
+	if mode == NoStorage {
+		if len(lists) != 0 {
+			return nil, errors.New("lookup: Config.Lists must be nil in NoStorage mode, which keeps no lists")
+		}
+		return nil, nil
+	}
+	if lists == nil {
+		lists = DefaultLists
+	}
+	names := slices.Clone(lists)
+	if mode == RealTime && !slices.Contains(names, GlobalCache) {
+		names = append(names, GlobalCache)
+	}
+	if mode == LocalList && slices.Contains(names, GlobalCache) {
+		return nil, errors.New("lookup: Config.Lists: gc-32b is used in RealTime mode only")
+	}
+	if len(names) == 0 {
+		return nil, errors.New("lookup: Config.Lists is empty; nil means the default lists")
+	}
+	for i, n := range names {
+		if n == "" || len(n) > 64 || strings.Trim(n, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+			return nil, fmt.Errorf("lookup: Config.Lists: bad list name %q", clip(n))
+		}
+		if slices.Contains(names[:i], n) {
+			return nil, fmt.Errorf("lookup: Config.Lists: %q named twice", n)
+		}
+	}
+	return names, nil
+}
+
+// markReady closes c.ready once every list has been loaded once.
+func (c *Client) markReady() {
+	if c.isReady.Load() {
+		return
+	}
+	for _, s := range c.lists {
+		if !s.loaded.Load() {
+			return
+		}
+	}
+	c.readyMu.Lock()
+	defer c.readyMu.Unlock()
+	if !c.isReady.Load() {
+		c.isReady.Store(true)
+		close(c.ready)
+	}
+}
+
+// Ready waits until every list has been loaded once, from Dir or the server,
+// so that lookups no longer return [ErrNotReady]. It returns ctx's error if
+// ctx ends first, and [ErrClosed] if the client is closed. Ready fetches
+// nothing itself: [Client.Run] or [Client.Update] must be running. In
+// NoStorage mode the client is ready at once.
+func (c *Client) Ready(ctx context.Context) error {
+	select {
+	case <-c.ready:
+		return nil
+	default:
+	}
+	select {
+	case <-c.ready:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.closing.Done():
+		return ErrClosed
+	}
+}
+
+// IsReady reports whether every list has been loaded once.
+func (c *Client) IsReady() bool { return c.isReady.Load() }
+
+// Close stops [Client.Run], cancels the requests in flight, waits for an
+// update in progress to end (so that nothing writes to Dir after Close
+// returns) and makes every later call return [ErrClosed]. The lists in Dir
+// stay. Close may be called more than once; it always returns nil.
+func (c *Client) Close() error {
+	c.closeOnce.Do(func() {
+		c.close()
+		c.updateMu.Lock()
+		//lint:ignore SA2001 an empty critical section waits for the update in progress
+		c.updateMu.Unlock()
+	})
+	return nil
+}
+
+// usable returns the error a lookup gets now, if any.
+func (c *Client) usable() error {
+	if c.closing.Err() != nil {
+		return ErrClosed
+	}
+	if !c.isReady.Load() {
+		return ErrNotReady
+	}
+	return nil
+}
+
+// ListStatus describes one list a Client keeps, as [Client.Lists] reports it.
+type ListStatus struct {
+	Name    string
+	Entries int       // hashes held
+	Version []byte    // the version the server gave, as stored
+	Loaded  bool      // loaded once, from Dir or the server
+	Next    time.Time // due for an update at this time; zero: at once
+}
+
+// Lists reports the state of each list the client keeps, in the order of
+// Config.Lists.
+func (c *Client) Lists() []ListStatus {
+	c.updateMu.Lock()
+	defer c.updateMu.Unlock()
+	out := make([]ListStatus, len(c.lists))
+	for i, s := range c.lists {
+		out[i] = ListStatus{Name: s.name, Entries: s.list.Len(), Version: s.list.Version(), Loaded: s.loaded.Load(), Next: s.next}
+	}
+	return out
+}
+
+// sleepTimer waits d, or until ctx ends or the client is closed.
+func (c *Client) sleepTimer(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.closing.Done():
+		return ErrClosed
+	}
+}

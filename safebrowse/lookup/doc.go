@@ -1,0 +1,117 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+// Package lookup is a client of the Google Safe Browsing v5 API: it answers
+// whether a URL is unsafe as Chrome does, from local hash lists, a cache and
+// the hashes:search method, and keeps its lists fresh and on disk. See
+// https://developers.google.com/safe-browsing/reference (Overview,
+// Local.Database, Local.List.Mode, Real.Time.Mode, No.Storage.Real.Time.Mode).
+//
+//	c, err := lookup.New(lookup.Config{APIKey: key, Dir: "/var/cache/sb"})
+//	if err != nil { ... }
+//	defer c.Close()
+//	go c.Run(ctx)                 // fetch the lists, then keep them fresh
+//	if err := c.Ready(ctx); err != nil { ... }
+//	v, err := c.Lookup(ctx, "http://evil.example/login")
+//	if err != nil { ... }         // the check is incomplete: never "safe"
+//	if v.Unsafe() { ... }
+//
+// The expressions and hashes of a URL are those of package
+// [github.com/urlspec/urlspec/safebrowse]; the lists are those of
+// [github.com/urlspec/urlspec/safebrowse/hashlist].
+//
+// # The three procedures
+//
+// The Mode of a Client chooses the procedure, whose steps the code names.
+//
+// Local List ([LocalList], the default):
+//
+//  1. The cache: an unexpired entry answers for its 4-byte prefix, which is
+//     not asked about again; if it holds one of the URL's full hashes, the
+//     URL is unsafe at once, with no request. Expired entries are deleted.
+//  2. Every prefix that no local threat list holds is dropped; if none is
+//     left, the URL is safe, with no request. So no URL that the lists rule
+//     out ever reaches the server.
+//  3. The rest goes to hashes:search. On an error the spec says SAFE; this
+//     package returns the error, with a Verdict of what the cache knew.
+//  4. The reply is cached; a returned full hash equal to one of the URL's
+//     makes the URL unsafe, with that hash's threats.
+//
+// Real-Time ([RealTime]) keeps the Global Cache list gc-32b too:
+//
+//  1. If one of the URL's full hashes is in gc-32b, the answer is UNSURE
+//     and the Local List procedure decides.
+//  2. Otherwise, the cache, as in Local List step 1.
+//  3. Every prefix the cache did not answer goes to hashes:search, whether
+//     or not a local list holds it; the reply is handled as in Local List
+//     step 4.
+//
+// No-Storage Real-Time ([NoStorage]) keeps no lists:
+//
+//  1. The cache, as in Local List step 1.
+//  2. The rest goes to hashes:search, handled as in Local List step 4.
+//
+// # Verdicts and failures
+//
+// A [Threat] is one expression of the URL whose full hash the server lists,
+// with one valid detail; Threats come in the order of the URL's
+// expressions. A failure is never a verdict: when a search fails, Lookup
+// returns the error, and the Verdict holds only what the cache knew. The
+// client never makes up a threat, and never reports "safe" with a nil
+// error.
+//
+// Only 4-byte prefixes are sent, at most [MaxSearchPrefixes] a request;
+// [Client.LookupAll] sends the prefixes of many URLs in as few requests as
+// that allows.
+//
+// # The cache
+//
+// The cache maps each prefix sent to the full hashes returned for it, until
+// now + cache_duration: the duration applies to every prefix sent, matched
+// or not. A reply without cache_duration caches nothing. The client does not
+// lengthen the server's durations (the spec allows it for empty replies
+// only), and caps them at [MaxCacheDuration]. Expired entries are deleted
+// when met and purged every 30 minutes; the cache holds at most
+// [CacheSize] prefixes. A FullHashDetail with an unknown threat type or
+// attribute is ignored whole.
+//
+// # Updates
+//
+// Each list keeps its own minimum wait. [Client.Update] fetches every due
+// list once; [Client.Run] does so until its context ends. After a failed
+// request, updates back off as the spec says: [BackoffBase] × 2^(n−1) ×
+// (1 + rand), at most [MaxBackoff]; searches keep a back-off of their own,
+// by the same rule. A checksum mismatch keeps the old list answering and
+// drops its version, so that it is fetched whole after its minimum wait.
+//
+// Lookups before every list has loaded once return [ErrNotReady]; wait with
+// [Client.Ready].
+//
+// # Persistence
+//
+// With Config.Dir set, each list is saved after each update, as a temporary
+// file that is synced and then renamed, and loaded again by New. A corrupt,
+// truncated or foreign file is discarded, never an error. Clients may share
+// a Dir. A client that is never updated (no Run, no Update) answers from the
+// lists it loaded: the database is frozen.
+//
+// # Decisions where the spec is silent
+//
+//   - Search errors are returned, not turned into SAFE (Local List step 3).
+//   - A failure caused by the caller's context ending, or by Close, does not
+//     count towards the back-off: it says nothing of the server.
+//   - A corrupt list message, like a checksum mismatch, drops the list's
+//     version, so that the next fetch is whole; unlike one, it is a failed
+//     request and backs off.
+//   - A batch reply is matched to the lists asked for by name, or by
+//     position when the message has no name.
+//   - One due list is fetched with hashList, two or more with one
+//     hashLists:batchGet request.
+//   - The API key is masked as "REDACTED" in every error and log line,
+//     including the URLs of *url.Error and messages the server echoes.
+//     Redirects are never followed. Reply bodies are limited to
+//     [MaxSearchReply] and [MaxListReply] bytes.
+//   - A list file records when its list is next due, so that a restart does
+//     not fetch early; a due time more than a day ahead is ignored.
+package lookup

@@ -1,0 +1,135 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package lookup
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+var (
+	// ErrNotReady is returned by a lookup in LocalList or RealTime mode
+	// before every list has been loaded once, from Dir or from the server.
+	// Wait with [Client.Ready].
+	ErrNotReady = errors.New("lookup: lists not loaded yet")
+
+	// ErrClosed is returned by every call after [Client.Close].
+	ErrClosed = errors.New("lookup: client closed")
+
+	// ErrBackoff is returned, with no request made, while the client is
+	// backing off after failed requests: updates and searches each keep
+	// their own back-off. [BackoffError] tells until when.
+	ErrBackoff = errors.New("lookup: backing off after failed requests")
+
+	// ErrCorruptReply is a reply body that is not the message it should be:
+	// a malformed protobuf, a full hash whose prefix was not asked for, a
+	// list that is not the one asked for, or a body over the size limit.
+	ErrCorruptReply = errors.New("lookup: corrupt reply")
+)
+
+// A StatusError is a reply whose HTTP status is not 200. It holds the
+// server's message, with the API key masked.
+type StatusError struct {
+	Method     string // "hashes:search", "hashList" or "hashLists:batchGet"
+	StatusCode int    // e.g. 429, 503
+	Message    string // the server's message (google.rpc.Status), at most 200 bytes
+}
+
+func (e *StatusError) Error() string {
+	s := "lookup: " + e.Method + ": HTTP " + strconv.Itoa(e.StatusCode)
+	if t := http.StatusText(e.StatusCode); t != "" {
+		s += " " + t
+	}
+	if e.Message != "" {
+		s += ": " + e.Message
+	}
+	return s
+}
+
+// A BackoffError is an [ErrBackoff]: the client makes no request of the
+// method before Until.
+type BackoffError struct {
+	Method   string    // "hashes:search" or "update"
+	Until    time.Time // when the next request may go
+	Failures int       // consecutive failures so far
+	Err      error     // the last failure
+}
+
+func (e *BackoffError) Error() string {
+	s := "lookup: " + e.Method + ": backing off until " + e.Until.UTC().Format(time.RFC3339) +
+		" after " + strconv.Itoa(e.Failures) + " failed requests"
+	if e.Err != nil {
+		s += " (last: " + e.Err.Error() + ")"
+	}
+	return s
+}
+
+// Is makes errors.Is(err, ErrBackoff) true.
+func (e *BackoffError) Is(target error) bool { return target == ErrBackoff }
+
+// Unwrap returns the last failure.
+func (e *BackoffError) Unwrap() error { return e.Err }
+
+// redacted is an error whose text has the API key masked. Unwrap gives the
+// error underneath, so that errors.Is(err, context.Canceled) survives, but
+// every *url.Error underneath has had its URL masked too.
+type redacted struct {
+	err error
+	key string
+}
+
+func (e *redacted) Error() string { return mask(e.err.Error(), e.key) }
+func (e *redacted) Unwrap() error { return e.err }
+
+// redact returns err with every occurrence of key masked, and the URL of
+// every *url.Error in its chain masked.
+func redact(err error, key string) error {
+	if err == nil {
+		return nil
+	}
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if ue, ok := e.(*url.Error); ok {
+			ue.URL = mask(ue.URL, key)
+		}
+	}
+	return &redacted{err, key}
+}
+
+// masked replaces the API key in error texts and log lines.
+const masked = "REDACTED"
+
+// mask replaces in s every occurrence of key, raw or query-escaped.
+func mask(s, key string) string {
+	if key == "" {
+		return s
+	}
+	s = strings.ReplaceAll(s, key, masked)
+	if q := url.QueryEscape(key); q != key {
+		s = strings.ReplaceAll(s, q, masked)
+	}
+	if p := url.PathEscape(key); p != key {
+		s = strings.ReplaceAll(s, p, masked)
+	}
+	return s
+}
+
+// A URLError is the error of one URL of [Client.LookupAll]: the URL could
+// not be parsed, or its search failed. LookupAll joins one per such URL.
+type URLError struct {
+	Index int    // the URL's index in the slice given to LookupAll
+	URL   string // the URL as given
+	Err   error
+}
+
+func (e *URLError) Error() string {
+	return "lookup: URL " + strconv.Itoa(e.Index) + ": " + e.Err.Error()
+}
+
+// Unwrap returns the URL's error.
+func (e *URLError) Unwrap() error { return e.Err }

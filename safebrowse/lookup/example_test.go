@@ -1,0 +1,192 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package lookup_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+
+	"github.com/urlspec/urlspec/safebrowse/lookup"
+	"github.com/urlspec/urlspec/safebrowse/sbtest"
+)
+
+// ExampleNew makes a client, loads its lists and waits until it is ready.
+// Against the real API, leave BaseURL empty and give your key.
+func ExampleNew() {
+	s := sbtest.NewServer() // a fake v5 server on loopback
+	defer s.Close()
+	s.Add("se-4b", "evil.example/")
+
+	c, err := lookup.New(lookup.Config{APIKey: s.APIKey, BaseURL: s.URL})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+
+	_, err = c.Lookup(context.Background(), "http://evil.example/")
+	fmt.Println(errors.Is(err, lookup.ErrNotReady))
+
+	// A service runs go c.Run(ctx) instead, which keeps the lists fresh.
+	if err := c.Update(context.Background()); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(c.Ready(context.Background()))
+	for _, l := range c.Lists() {
+		fmt.Println(l.Name, l.Entries)
+	}
+	// Output:
+	// true
+	// <nil>
+	// se-4b 1
+	// mw-4b 0
+	// uws-4b 0
+	// uwsa-4b 0
+	// pha-4b 0
+}
+
+// ExampleClient_Lookup checks URLs. Threats come in the order of the URL's
+// expressions (safebrowse.Expressions): for each host, the path, then its
+// prefixes from "/" down.
+func ExampleClient_Lookup() {
+	s := sbtest.NewServer()
+	defer s.Close()
+	s.Add("se-4b", "evil.example/")
+	s.Add("mw-4b", "evil.example/download/", sbtest.Canary)
+
+	c, err := lookup.New(lookup.Config{APIKey: s.APIKey, BaseURL: s.URL})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	if err := c.Update(ctx); err != nil {
+		log.Fatal(err)
+	}
+
+	for _, u := range []string{"http://good.example/", "https://www.evil.example/download/x.exe"} {
+		v, err := c.Lookup(ctx, u)
+		if err != nil {
+			fmt.Println(u, err) // the check is incomplete: not "safe"
+			continue
+		}
+		fmt.Println(u, "unsafe:", v.Unsafe())
+		for _, t := range v.Threats {
+			fmt.Println("  ", t.Type, t.Expression, t.Attributes)
+		}
+	}
+
+	_, err = c.Lookup(ctx, "mailto:someone@evil.example")
+	fmt.Println(err)
+	// Output:
+	// http://good.example/ unsafe: false
+	// https://www.evil.example/download/x.exe unsafe: true
+	//    SOCIAL_ENGINEERING evil.example/ []
+	//    MALWARE evil.example/download/ [CANARY]
+	// lookup: safebrowse: unsupported scheme in "mailto:someone@evil.example": "mailto" is not hierarchical
+}
+
+// ExampleClient_LookupAll checks many URLs in few requests; a bad URL gets an
+// empty verdict and an error naming its index.
+func ExampleClient_LookupAll() {
+	s := sbtest.NewServer()
+	defer s.Close()
+	s.Add("mw-4b", "malware.example/")
+
+	c, err := lookup.New(lookup.Config{APIKey: s.APIKey, BaseURL: s.URL, Mode: lookup.NoStorage})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	urls := []string{"http://a.example/", "http://malware.example/x", "", "http://b.example/"}
+	vs, err := c.LookupAll(context.Background(), urls)
+	for i, v := range vs {
+		fmt.Println(i, v.Unsafe())
+	}
+	fmt.Println(err)
+	fmt.Println(s.Requests("hashes:search"), "request")
+	// Output:
+	// 0 false
+	// 1 true
+	// 2 false
+	// 3 false
+	// lookup: URL 2: safebrowse: empty URL in ""
+	// 1 request
+}
+
+// ExampleStatusError shows a failed request's error: the status and the
+// server's message, with the API key masked.
+func ExampleStatusError() {
+	s := sbtest.NewServer(sbtest.WithAPIKey("right-key"))
+	defer s.Close()
+	c, err := lookup.New(lookup.Config{APIKey: "wrong-key", BaseURL: s.URL})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	err = c.Update(context.Background())
+	var se *lookup.StatusError
+	if errors.As(err, &se) {
+		fmt.Println(se.StatusCode)
+	}
+	fmt.Println(err)
+	// Output:
+	// 400
+	// lookup: hashLists:batchGet: HTTP 400 Bad Request: sbtest: API key not valid: "REDACTED"
+}
+
+// ExampleClient_Run keeps the lists fresh in the background, as a service
+// does, and waits for them with Ready.
+func ExampleClient_Run() {
+	s := sbtest.NewServer()
+	defer s.Close()
+	s.Add("mw-4b", "malware.example/")
+
+	c, err := lookup.New(lookup.Config{APIKey: s.APIKey, BaseURL: s.URL})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- c.Run(ctx) }()
+	if err := c.Ready(ctx); err != nil {
+		log.Fatal(err)
+	}
+	v, err := c.Lookup(ctx, "http://malware.example/")
+	fmt.Println(v.Unsafe(), err)
+
+	cancel()
+	fmt.Println(<-done)
+	c.Close()
+	_, err = c.Lookup(context.Background(), "http://malware.example/")
+	fmt.Println(err)
+	// Output:
+	// true <nil>
+	// context canceled
+	// lookup: client closed
+}
+
+// ExampleParseMode reads a mode from a flag.
+func ExampleParseMode() {
+	for _, s := range []string{"LocalList", "real-time", "no_storage", "fast"} {
+		m, err := lookup.ParseMode(s)
+		fmt.Println(m, err)
+	}
+	// Output:
+	// LocalList <nil>
+	// RealTime <nil>
+	// NoStorage <nil>
+	// LocalList lookup: unknown mode "fast" (want LocalList, RealTime or NoStorage)
+}
+
+// ExampleThreatType_String prints the API's names.
+func ExampleThreatType_String() {
+	fmt.Println(lookup.Malware, lookup.SocialEngineering, lookup.UnwantedSoftware, lookup.PotentiallyHarmfulApplication, lookup.ThreatType(9))
+	fmt.Println(lookup.Canary, lookup.FrameOnly)
+	// Output:
+	// MALWARE SOCIAL_ENGINEERING UNWANTED_SOFTWARE POTENTIALLY_HARMFUL_APPLICATION ThreatType(9)
+	// CANARY FRAME_ONLY
+}

@@ -1,0 +1,348 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package lookup
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"time"
+
+	"github.com/urlspec/urlspec/safebrowse"
+)
+
+// MaxSearchPrefixes is the most hash prefixes one hashes:search request
+// carries, as the API allows.
+const MaxSearchPrefixes = 1000
+
+// A query is the state of one URL's lookup.
+type query struct {
+	hashes  []safebrowse.Hash
+	entries [safebrowse.MaxExpressions]*entry // what the cache or the server knows of each hash's prefix
+	need    uint64                            // bit i: hashes[i]'s prefix goes to hashes:search
+	hit     bool                              // the cache alone makes the URL unsafe
+}
+
+// Lookup returns the verdict of the Safe Browsing v5 API on rawURL, by the
+// procedure of the client's Mode (see the package doc).
+//
+// A failure is never a verdict. When hashes:search fails (network, a status
+// other than 200, a corrupt body, ctx ending, or the client backing off after
+// failures), Lookup returns the error with a Verdict holding only what the
+// cache already knew: never a made-up threat, never "safe" with a nil error.
+// Before the lists are loaded it returns [ErrNotReady]; after Close,
+// [ErrClosed]. A URL that cannot be canonicalised is an error wrapping the
+// safebrowse error, such as [safebrowse.ErrEmpty].
+func (c *Client) Lookup(ctx context.Context, rawURL string) (Verdict, error) {
+	if err := c.usable(); err != nil {
+		return Verdict{}, err
+	}
+	var q query
+	var buf [safebrowse.MaxExpressions]safebrowse.Hash
+	hashes, err := safebrowse.AppendHashes(buf[:0], rawURL)
+	if err != nil {
+		return Verdict{}, fmt.Errorf("lookup: %w", err)
+	}
+	q.hashes = hashes
+	c.plan(&q)
+	if q.hit || q.need == 0 {
+		return q.verdict(rawURL), nil
+	}
+	// Local List step 3, Real-Time step 3, No-Storage step 2: ask the server.
+	var pbuf [safebrowse.MaxExpressions]uint32
+	prefixes := q.appendNeeded(pbuf[:0])
+	reply, err := c.search(ctx, prefixes)
+	if err != nil {
+		return q.verdict(rawURL), err
+	}
+	// Local List step 4: match the reply (cached by search).
+	q.fill(reply)
+	return q.verdict(rawURL), nil
+}
+
+// LookupAll returns one Verdict per URL, in order, as Lookup would, sending
+// the prefixes that need the server in as few hashes:search requests as
+// MaxSearchPrefixes allows. A URL that cannot be parsed, or whose search
+// failed, gets the Verdict of what is known (empty for a bad URL); the
+// error joins one [*URLError] per such URL, in index order, each naming its
+// index ("lookup: URL 3: ..."), and the other verdicts stand. Before the lists are loaded it
+// returns empty verdicts and [ErrNotReady].
+func (c *Client) LookupAll(ctx context.Context, rawURLs []string) ([]Verdict, error) {
+	out := make([]Verdict, len(rawURLs))
+	if err := c.usable(); err != nil {
+		return out, err
+	}
+	qs := make([]query, len(rawURLs))
+	errs := make([]error, len(rawURLs))
+	var prefixes []uint32
+	seen := make(map[uint32]bool)
+	for i, raw := range rawURLs {
+		hashes, err := safebrowse.Hashes(raw)
+		if err != nil {
+			errs[i] = &URLError{Index: i, URL: raw, Err: err}
+			continue
+		}
+		q := &qs[i]
+		q.hashes = hashes
+		c.plan(q)
+		if q.hit {
+			continue
+		}
+		for _, p := range q.appendNeeded(nil) {
+			if !seen[p] {
+				seen[p] = true
+				prefixes = append(prefixes, p)
+			}
+		}
+	}
+	// Step 3, in batches of at most MaxSearchPrefixes.
+	replies := make(map[uint32]*entry, len(prefixes))
+	failed := make(map[uint32]error)
+	for len(prefixes) > 0 {
+		n := min(len(prefixes), MaxSearchPrefixes)
+		batch := prefixes[:n]
+		prefixes = prefixes[n:]
+		reply, err := c.search(ctx, batch)
+		if err != nil {
+			for _, p := range batch {
+				failed[p] = err
+			}
+			continue
+		}
+		for p, e := range reply {
+			replies[p] = e
+		}
+	}
+	// Step 4.
+	for i := range qs {
+		q := &qs[i]
+		if q.hashes == nil {
+			continue
+		}
+		if !q.hit {
+			q.fill(replies)
+			for j := range q.hashes {
+				if q.need&(1<<j) == 0 {
+					continue
+				}
+				if err := failed[prefixOf(&q.hashes[j])]; err != nil {
+					errs[i] = &URLError{Index: i, URL: rawURLs[i], Err: err}
+					break
+				}
+			}
+		}
+		out[i] = q.verdict(rawURLs[i])
+	}
+	return out, errors.Join(errs...)
+}
+
+// plan takes the steps of the client's procedure that need no request:
+// it fills q.entries from the cache and sets q.need to the hashes whose
+// prefixes must go to the server, or q.hit when the cache alone makes the
+// URL unsafe.
+func (c *Client) plan(q *query) {
+	n := len(q.hashes)
+	if c.mode == RealTime && !c.inGlobalCache(q.hashes) {
+		// Real-Time step 1: no full hash is in the Global Cache, so the
+		// Real-Time procedure goes on (else it is UNSURE, and the Local List
+		// procedure below decides).
+		// Real-Time step 2: the cache.
+		if c.cached(q) {
+			return
+		}
+		// Real-Time step 3 (in the caller): every prefix the cache did not
+		// answer goes to the server, whether or not a local list holds it.
+		for i := range n {
+			if q.entries[i] == nil {
+				q.need |= 1 << i
+			}
+		}
+		return
+	}
+	if c.mode == NoStorage {
+		// No-Storage step 1: the cache.
+		if c.cached(q) {
+			return
+		}
+		// No-Storage step 2 (in the caller): the rest goes to the server.
+		for i := range n {
+			if q.entries[i] == nil {
+				q.need |= 1 << i
+			}
+		}
+		return
+	}
+	// Local List step 1: the cache.
+	if c.cached(q) {
+		return
+	}
+	// Local List step 2: drop the prefixes that no local threat list holds
+	// (an empty list holds none).
+	for _, l := range *c.active.Load() {
+		for i := range n {
+			if q.need&(1<<i) == 0 && q.entries[i] == nil && l.Contains(q.hashes[i][:]) {
+				q.need |= 1 << i
+			}
+		}
+	}
+}
+
+// cached takes the cache step shared by the three procedures: an unexpired
+// entry answers for its prefix, and expired entries are deleted. It reports
+// whether an entry holds one of the URL's full hashes: then the URL is
+// unsafe at once, with no request.
+func (c *Client) cached(q *query) bool {
+	n := len(q.hashes)
+	if c.cache.len() == 0 {
+		return false
+	}
+	if !c.cache.get(c.now(), q.hashes, q.entries[:n]) {
+		return false
+	}
+	for i := range n {
+		if e := q.entries[i]; e != nil && e.holds(&q.hashes[i]) {
+			q.hit = true
+		}
+	}
+	return q.hit
+}
+
+// inGlobalCache reports whether one of hashes is in gc-32b.
+func (c *Client) inGlobalCache(hashes []safebrowse.Hash) bool {
+	for i := range hashes {
+		if c.gc.Contains(hashes[i][:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// holds reports whether e has the full hash h.
+func (e *entry) holds(h *safebrowse.Hash) bool {
+	for i := range e.hashes {
+		if e.hashes[i].hash == *h {
+			return true
+		}
+	}
+	return false
+}
+
+// appendNeeded appends the distinct prefixes q needs from the server.
+func (q *query) appendNeeded(dst []uint32) []uint32 {
+	n := len(dst)
+	for i := range q.hashes {
+		if q.need&(1<<i) != 0 {
+			if p := prefixOf(&q.hashes[i]); !slices.Contains(dst[n:], p) {
+				dst = append(dst, p)
+			}
+		}
+	}
+	return dst
+}
+
+// fill sets the entries of the needed hashes from the server's reply.
+func (q *query) fill(reply map[uint32]*entry) {
+	for i := range q.hashes {
+		if q.need&(1<<i) != 0 {
+			if e := reply[prefixOf(&q.hashes[i])]; e != nil {
+				q.entries[i] = e
+			}
+		}
+	}
+}
+
+// verdict returns the threats the entries of q give: for each hash, in
+// expression order, each valid detail of the same full hash.
+func (q *query) verdict(rawURL string) Verdict {
+	var v Verdict
+	var exprs []string
+	for i := range q.hashes {
+		e := q.entries[i]
+		if e == nil {
+			continue
+		}
+		for _, fh := range e.hashes {
+			if fh.hash != q.hashes[i] {
+				continue
+			}
+			if exprs == nil {
+				var err error
+				if exprs, err = safebrowse.Expressions(rawURL); err != nil || len(exprs) != len(q.hashes) {
+					exprs = make([]string, len(q.hashes)) // cannot happen: the hashes came from rawURL
+				}
+			}
+			for _, d := range fh.details {
+				v.Threats = append(v.Threats, Threat{Type: d.typ, Attributes: slices.Clone(d.attrs), Expression: exprs[i]})
+			}
+		}
+	}
+	return v
+}
+
+// search sends prefixes to hashes:search, caches the reply for every prefix
+// sent, and returns an entry for each prefix. While searches are backing off
+// it returns a *BackoffError at once.
+func (c *Client) search(ctx context.Context, prefixes []uint32) (map[uint32]*entry, error) {
+	if err := c.searches.check(c.now()); err != nil {
+		return nil, err
+	}
+	q := make(url.Values, 1)
+	b64 := make([]string, len(prefixes))
+	for i, p := range prefixes {
+		b64[i] = base64.StdEncoding.EncodeToString(binary.BigEndian.AppendUint32(nil, p))
+	}
+	q["hashPrefixes"] = b64
+	body, err := c.get(ctx, methodSearch, "hashes:search", q, MaxSearchReply)
+	var reply searchReply
+	if err == nil {
+		reply, err = parseSearchReply(body)
+		if err != nil {
+			err = fmt.Errorf("lookup: %s: %w", methodSearch, err)
+		}
+	}
+	now := c.now()
+	if err != nil {
+		c.failed(ctx, &c.searches, now, err)
+		return nil, err
+	}
+	// Local List step 4: the cache. cache_duration applies to every prefix
+	// sent, matched or not (the negative cache).
+	d := min(reply.duration, MaxCacheDuration)
+	entries := make(map[uint32]*entry, len(prefixes))
+	for _, p := range prefixes {
+		entries[p] = &entry{expires: now.Add(d)}
+	}
+	for _, fh := range reply.hashes {
+		e := entries[prefixOf(&fh.hash)]
+		if e == nil {
+			err := fmt.Errorf("lookup: %s: %w: full hash %x for a prefix not asked for", methodSearch, ErrCorruptReply, fh.hash[:])
+			c.failed(ctx, &c.searches, now, err)
+			return nil, err
+		}
+		e.hashes = append(e.hashes, fh)
+	}
+	c.searches.reset()
+	// A reply without cache_duration caches nothing.
+	if reply.hasDuration && d > 0 {
+		c.cache.put(now, entries)
+	}
+	return entries, nil
+}
+
+// failed records a failed request in b, unless it failed because the
+// caller's ctx ended or the client was closed: that is no sign of a server
+// in trouble.
+func (c *Client) failed(ctx context.Context, b *backoff, now time.Time, err error) {
+	if ctx.Err() != nil || c.closing.Err() != nil {
+		return
+	}
+	b.fail(now, c.rand(), err)
+	_, until := b.state()
+	c.log.Warn("lookup: request failed; backing off", "method", b.method, "until", until, "err", err)
+}

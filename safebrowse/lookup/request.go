@@ -1,0 +1,156 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package lookup
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// DefaultBaseURL is the server of the v5 API, used when Config.BaseURL is "".
+const DefaultBaseURL = "https://safebrowsing.googleapis.com"
+
+// The limits on reply bodies. A longer body is an error ([ErrCorruptReply]),
+// read no further.
+const (
+	// MaxSearchReply bounds a hashes:search reply: 1000 prefixes, each with
+	// a few full hashes of 32 bytes, take a few hundred kilobytes.
+	MaxSearchReply = 4 << 20
+	// MaxListReply bounds a hashList or hashLists:batchGet reply: the five
+	// threat lists, Rice-coded, hold a few megabytes.
+	MaxListReply = 256 << 20
+	// maxErrorBody bounds the body of an error reply, of which at most
+	// maxMessage bytes go into a StatusError.
+	maxErrorBody = 64 << 10
+	maxMessage   = 200
+)
+
+// The names of the API's methods, as errors and logs give them.
+const (
+	methodSearch = "hashes:search"
+	methodList   = "hashList"
+	methodBatch  = "hashLists:batchGet"
+)
+
+// newHTTPClient returns the client the requests go through: hc, or a client
+// with timeouts when hc is nil, never following a redirect, which would hand
+// the API key to another host.
+func newHTTPClient(hc *http.Client) *http.Client {
+	var c http.Client
+	if hc != nil {
+		c = *hc
+	} else {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.TLSHandshakeTimeout = 10 * time.Second
+		t.ResponseHeaderTimeout = 30 * time.Second
+		c.Transport = t
+		c.Timeout = 2 * time.Minute
+	}
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &c
+}
+
+// get sends GET {BaseURL}/v5/{path}?key=K&alt=proto&{query} and returns the
+// body of a 200 reply, read up to limit bytes. Every error it returns has the
+// key masked.
+func (c *Client) get(ctx context.Context, method, path string, query url.Values, limit int64) ([]byte, error) {
+	body, err := c.get1(ctx, method, path, query, limit)
+	return body, redact(err, c.key)
+}
+
+func (c *Client) get1(ctx context.Context, method, path string, query url.Values, limit int64) ([]byte, error) {
+	// Close cancels every request in flight.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(c.closing, cancel)()
+
+	u := c.base + "/v5/" + path + "?key=" + url.QueryEscape(c.key) + "&alt=proto"
+	if q := query.Encode(); q != "" {
+		u += "&" + q
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, fmt.Errorf("lookup: %s: %w", method, err)
+	}
+	req.Header.Set("Accept", "application/x-protobuf")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("lookup: %s: %w", method, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		return nil, &StatusError{
+			Method:     method,
+			StatusCode: resp.StatusCode,
+			Message:    mask(serverMessage(resp.Header.Get("Content-Type"), b), c.key),
+		}
+	}
+	if ct := resp.Header.Get("Content-Type"); ct != "" {
+		mt, _, _ := mime.ParseMediaType(ct)
+		if mt != "application/x-protobuf" && mt != "application/octet-stream" && mt != "application/protobuf" {
+			return nil, fmt.Errorf("lookup: %s: %w: Content-Type %q, want application/x-protobuf", method, ErrCorruptReply, clip(ct))
+		}
+	}
+	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("lookup: %s: reading the reply: %w", method, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("lookup: %s: %w: body over %d bytes", method, ErrCorruptReply, limit)
+	}
+	return b, nil
+}
+
+// serverMessage returns the message of an error reply: the message of a
+// google.rpc.Status in protobuf or JSON, or else the body as text, at most
+// maxMessage bytes of it.
+func serverMessage(contentType string, body []byte) string {
+	mt, _, _ := mime.ParseMediaType(contentType)
+	msg := ""
+	switch {
+	case strings.Contains(mt, "json"):
+		var v struct {
+			Error struct {
+				Message string `json:"message"`
+			} `json:"error"`
+			Message string `json:"message"`
+		}
+		if json.Unmarshal(body, &v) == nil {
+			msg = v.Error.Message
+			if msg == "" {
+				msg = v.Message
+			}
+		}
+	case strings.Contains(mt, "protobuf"):
+		msg = parseStatus(body)
+	}
+	if msg == "" {
+		msg = string(body)
+	}
+	return clip(strings.TrimSpace(msg))
+}
+
+// clip returns s cut to maxMessage bytes, its invalid UTF-8 and control
+// characters replaced, so that a log line stays one line.
+func clip(s string) string {
+	if len(s) > maxMessage {
+		s = s[:maxMessage] // a rune cut in two becomes spaces below
+	}
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+			return ' '
+		}
+		return r
+	}, s)
+}

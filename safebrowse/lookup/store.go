@@ -1,0 +1,147 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package lookup
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Persistence: each list lives in Dir as "{name}.sblist", in this format:
+//
+//	magic      "SBLOOKUP" (8 bytes)
+//	format     1 (1 byte)
+//	name       length (1 byte), then the list's name
+//	next       when the list is due, in Unix nanoseconds (8 bytes, big-endian; 0: at once)
+//	list       the list as hashlist.List.MarshalBinary writes it (with its own checksum)
+//	checksum   SHA-256 of all the bytes above (32 bytes)
+//
+// A file is written to a temporary file in Dir, synced, then renamed over
+// the old one, as cmd/go writes a module zip: a reader, or another client
+// sharing Dir, sees the old file or the new one, never a torn one. A file
+// that is truncated, corrupt, of another format or of another list is
+// discarded: the list is fetched whole.
+
+const (
+	fileMagic   = "SBLOOKUP"
+	fileFormat  = 1
+	fileSuffix  = ".sblist"
+	maxFileSize = 1 << 30
+)
+
+// errBadFile is a file in Dir that must be discarded.
+var errBadFile = errors.New("lookup: list file discarded")
+
+// encodeFile returns the file for the list name, due at next, whose
+// MarshalBinary form is list.
+func encodeFile(name string, next time.Time, list []byte) []byte {
+	b := make([]byte, 0, len(fileMagic)+2+len(name)+8+len(list)+sha256.Size)
+	b = append(b, fileMagic...)
+	b = append(b, fileFormat, byte(len(name)))
+	b = append(b, name...)
+	var ns int64
+	if !next.IsZero() {
+		ns = next.UnixNano()
+	}
+	b = binary.BigEndian.AppendUint64(b, uint64(ns))
+	b = append(b, list...)
+	sum := sha256.Sum256(b)
+	return append(b, sum[:]...)
+}
+
+// decodeFile reads a file written by encodeFile for the list name, and
+// returns when the list is due (zero: at once) and its MarshalBinary form,
+// which shares data.
+func decodeFile(name string, data []byte) (next time.Time, list []byte, err error) {
+	bad := func(why string) (time.Time, []byte, error) {
+		return time.Time{}, nil, fmt.Errorf("%w: %s: %s", errBadFile, name+fileSuffix, why)
+	}
+	hdr := len(fileMagic) + 2
+	if len(data) < hdr+8+sha256.Size || string(data[:len(fileMagic)]) != fileMagic {
+		return bad("not a list file")
+	}
+	if data[len(fileMagic)] != fileFormat {
+		return bad(fmt.Sprintf("format %d, want %d", data[len(fileMagic)], fileFormat))
+	}
+	body, sum := data[:len(data)-sha256.Size], data[len(data)-sha256.Size:]
+	if s := sha256.Sum256(body); !bytes.Equal(s[:], sum) {
+		return bad("checksum mismatch: truncated or corrupt")
+	}
+	n := int(data[len(fileMagic)+1])
+	if len(body) < hdr+n+8 {
+		return bad("truncated header")
+	}
+	if string(body[hdr:hdr+n]) != name {
+		return bad(fmt.Sprintf("holds list %q", clip(string(body[hdr:hdr+n]))))
+	}
+	ns := int64(binary.BigEndian.Uint64(body[hdr+n:]))
+	if ns != 0 {
+		next = time.Unix(0, ns)
+	}
+	return next, body[hdr+n+8:], nil
+}
+
+// readFile reads the file of the list name in dir; a file that does not
+// exist is (nil, nil).
+func readFile(dir, name string) ([]byte, error) {
+	f, err := os.Open(filepath.Join(dir, name+fileSuffix))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("lookup: %w", err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("lookup: %w", err)
+	}
+	if len(b) > maxFileSize {
+		return nil, fmt.Errorf("%w: %s: over %d bytes", errBadFile, name+fileSuffix, maxFileSize)
+	}
+	return b, nil
+}
+
+// writeFile replaces the file of the list name in dir with data: a
+// temporary file in dir, synced, then renamed.
+func writeFile(dir, name string, data []byte) (err error) {
+	f, err := os.CreateTemp(dir, "."+name+fileSuffix+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("lookup: saving %s: %w", name, err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+			err = fmt.Errorf("lookup: saving %s: %w", name, err)
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp, filepath.Join(dir, name+fileSuffix)); err != nil {
+		return err
+	}
+	// Make the rename itself durable; not every system can sync a directory.
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}

@@ -1,0 +1,95 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package lookup
+
+import (
+	"slices"
+	"strconv"
+)
+
+// ThreatType is the kind of threat a full hash is listed for, as the v5 API
+// numbers them ("ThreatType" in the reference). A detail with any other value,
+// including 0 (THREAT_TYPE_UNSPECIFIED), is ignored whole, as the spec asks,
+// since new values may appear at any time.
+type ThreatType int32
+
+// The threat types of Safe Browsing v5.
+const (
+	Malware                       ThreatType = 1 // MALWARE
+	SocialEngineering             ThreatType = 2 // SOCIAL_ENGINEERING
+	UnwantedSoftware              ThreatType = 3 // UNWANTED_SOFTWARE
+	PotentiallyHarmfulApplication ThreatType = 4 // POTENTIALLY_HARMFUL_APPLICATION
+)
+
+var threatTypeNames = [...]string{
+	Malware:                       "MALWARE",
+	SocialEngineering:             "SOCIAL_ENGINEERING",
+	UnwantedSoftware:              "UNWANTED_SOFTWARE",
+	PotentiallyHarmfulApplication: "POTENTIALLY_HARMFUL_APPLICATION",
+}
+
+// String returns the API's name of t, such as "SOCIAL_ENGINEERING", or
+// "ThreatType(n)" for a value the package does not know.
+func (t ThreatType) String() string {
+	if t.valid() {
+		return threatTypeNames[t]
+	}
+	return "ThreatType(" + strconv.Itoa(int(t)) + ")"
+}
+
+func (t ThreatType) valid() bool { return t >= Malware && t <= PotentiallyHarmfulApplication }
+
+// ThreatAttribute qualifies a threat ("ThreatAttribute" in the reference). A
+// detail with any other value, including 0, is ignored whole.
+type ThreatAttribute int32
+
+// The threat attributes of Safe Browsing v5.
+const (
+	Canary    ThreatAttribute = 1 // CANARY: the threat is not to be enforced
+	FrameOnly ThreatAttribute = 2 // FRAME_ONLY: enforce only on frames, not on top-level pages
+)
+
+// String returns the API's name of a, such as "CANARY", or
+// "ThreatAttribute(n)" for a value the package does not know.
+func (a ThreatAttribute) String() string {
+	switch a {
+	case Canary:
+		return "CANARY"
+	case FrameOnly:
+		return "FRAME_ONLY"
+	}
+	return "ThreatAttribute(" + strconv.Itoa(int(a)) + ")"
+}
+
+func (a ThreatAttribute) valid() bool { return a == Canary || a == FrameOnly }
+
+// A Threat is one expression of a URL whose full hash the server lists, with
+// one of the details the server gave for that hash.
+type Threat struct {
+	Type       ThreatType
+	Attributes []ThreatAttribute // in the server's order; nil when none
+	Expression string            // the expression whose full hash matched, e.g. "evil.example/"
+}
+
+// Has reports whether t carries the attribute a.
+func (t Threat) Has(a ThreatAttribute) bool { return slices.Contains(t.Attributes, a) }
+
+// A Verdict is the answer for one URL: the threats found, one per matching
+// expression and valid detail, in the order of the URL's expressions (see
+// [safebrowse.Expressions]). The zero Verdict, with no threats, is safe.
+type Verdict struct {
+	Threats []Threat
+}
+
+// Unsafe reports whether some threat lacks the [Canary] attribute: a canary
+// threat is reported but, as the API asks, not to be enforced.
+func (v Verdict) Unsafe() bool {
+	for _, t := range v.Threats {
+		if !t.Has(Canary) {
+			return true
+		}
+	}
+	return false
+}

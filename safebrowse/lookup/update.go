@@ -1,0 +1,249 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package lookup
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/urlspec/urlspec/safebrowse/hashlist"
+)
+
+// Update fetches, once, every list that is due: whose minimum wait has
+// passed (a list never fetched, or whose last reply gave no minimum wait, is
+// due at once), while updates are not backing off. Two or more due lists go
+// in one hashLists:batchGet request, one in a hashList request; each sends
+// its stored version, unless it must be fetched whole.
+//
+// A failed request (a network error, a status other than 200, 429 and 503
+// included, or a corrupt body) makes updates back off: BackoffBase ×
+// 2^(n−1) × (1 + rand), at most MaxBackoff, n being the count of
+// consecutive failures. While they back off, Update returns a
+// [*BackoffError] at once with no request, so no caller can hammer the
+// server. A list whose checksum does not match after the update keeps its
+// old contents, which go on answering; its version is dropped, and once its
+// minimum wait has passed it is fetched whole. That is not a failed request,
+// but Update returns it as an error wrapping [hashlist.ErrChecksum].
+//
+// Each list updated goes to Dir. Update returns nil when no list is due.
+func (c *Client) Update(ctx context.Context) error {
+	if c.closing.Err() != nil {
+		return ErrClosed
+	}
+	if c.mode == NoStorage {
+		return nil
+	}
+	c.updateMu.Lock()
+	defer c.updateMu.Unlock()
+	if c.closing.Err() != nil {
+		return ErrClosed
+	}
+	return c.update(ctx)
+}
+
+func (c *Client) update(ctx context.Context) error {
+	now := c.now()
+	if err := c.updates.check(now); err != nil {
+		return err
+	}
+	var due []*listState
+	for _, s := range c.lists {
+		if !now.Before(s.next) {
+			due = append(due, s)
+		}
+	}
+	if len(due) == 0 {
+		return nil
+	}
+	msgs, err := c.fetch(ctx, due)
+	now = c.now()
+	if err != nil {
+		c.failed(ctx, &c.updates, now, err)
+		return err
+	}
+	var errs []error
+	failed := false
+	for i, s := range due {
+		err := c.apply(now, s, msgs[i])
+		switch {
+		case err == nil:
+		case errors.Is(err, hashlist.ErrChecksum):
+			errs = append(errs, err)
+		default:
+			failed = true
+			errs = append(errs, err)
+		}
+	}
+	if failed {
+		c.failed(ctx, &c.updates, now, errors.Join(errs...))
+	} else {
+		c.updates.reset()
+	}
+	c.refreshActive()
+	c.markReady()
+	return errors.Join(errs...)
+}
+
+// apply applies the HashList message msg to the list s, sets when it is
+// due next, and saves it to Dir.
+func (c *Client) apply(now time.Time, s *listState, msg []byte) error {
+	h, err := parseListHeader(msg)
+	if err != nil {
+		s.whole = true
+		return fmt.Errorf("lookup: list %s: %w", s.name, err)
+	}
+	before := s.list.Len()
+	if err := s.list.Apply(msg); err != nil {
+		// The old contents go on answering. Drop the version, so that the
+		// next fetch is whole: after a checksum mismatch as the spec asks,
+		// and after a corrupt message too, since the list we hold may be
+		// what the server's update does not fit.
+		s.whole = true
+		if errors.Is(err, hashlist.ErrChecksum) {
+			s.next = now.Add(h.minWait)
+			c.log.Warn("lookup: list checksum mismatch; keeping the old list, to be fetched whole",
+				"list", s.name, "entries", before, "wait", h.minWait)
+		}
+		return fmt.Errorf("lookup: list %s: %w", s.name, err)
+	}
+	s.whole = false
+	s.next = now.Add(h.minWait)
+	s.loaded.Store(true)
+	c.log.Info("lookup: list updated", "list", s.name, "partial", h.partial,
+		"entries", s.list.Len(), "before", before, "wait", h.minWait)
+	if c.dir == "" {
+		return nil
+	}
+	blob, err := s.list.MarshalBinary()
+	if err == nil {
+		err = writeFile(c.dir, s.name, encodeFile(s.name, s.next, blob))
+	}
+	if err != nil {
+		c.log.Error("lookup: saving list", "list", s.name, "err", err)
+		return fmt.Errorf("lookup: list %s: %w", s.name, err)
+	}
+	return nil
+}
+
+// fetch requests the due lists and returns their HashList messages, in the
+// order of due.
+func (c *Client) fetch(ctx context.Context, due []*listState) ([][]byte, error) {
+	if len(due) == 1 {
+		s := due[0]
+		q := url.Values{}
+		if v := s.list.Version(); !s.whole && len(v) > 0 {
+			q.Set("version", base64.StdEncoding.EncodeToString(v))
+		}
+		body, err := c.get(ctx, methodList, "hashList/"+url.PathEscape(s.name), q, MaxListReply)
+		if err != nil {
+			return nil, err
+		}
+		return [][]byte{body}, nil
+	}
+	q := url.Values{}
+	for _, s := range due {
+		q.Add("names", s.name)
+		if v := s.list.Version(); !s.whole && len(v) > 0 {
+			q.Add("version", base64.StdEncoding.EncodeToString(v))
+		}
+	}
+	body, err := c.get(ctx, methodBatch, "hashLists:batchGet", q, MaxListReply)
+	if err != nil {
+		return nil, err
+	}
+	lists, err := parseBatch(body)
+	if err != nil {
+		return nil, fmt.Errorf("lookup: %s: %w", methodBatch, err)
+	}
+	return matchLists(due, lists)
+}
+
+// matchLists puts the lists of a batch reply in the order of due: by name
+// when the message has one, else by position, as the reply keeps the
+// request's order. A list missing, repeated or not asked for makes the
+// reply corrupt.
+func matchLists(due []*listState, lists [][]byte) ([][]byte, error) {
+	out := make([][]byte, len(due))
+	for j, m := range lists {
+		h, err := parseListHeader(m)
+		if err != nil {
+			return nil, fmt.Errorf("lookup: %s: %w", methodBatch, err)
+		}
+		i := -1
+		switch {
+		case h.name == "" && j < len(due):
+			i = j
+		case h.name != "":
+			for k, s := range due {
+				if s.name == h.name {
+					i = k
+				}
+			}
+		}
+		if i < 0 || out[i] != nil {
+			return nil, fmt.Errorf("lookup: %s: %w: list %q not asked for, or twice", methodBatch, ErrCorruptReply, clip(h.name))
+		}
+		out[i] = m
+	}
+	for i, m := range out {
+		if m == nil {
+			return nil, fmt.Errorf("lookup: %s: %w: no list %s", methodBatch, ErrCorruptReply, due[i].name)
+		}
+	}
+	return out, nil
+}
+
+// Run keeps the lists fresh until ctx ends or the client is closed: it
+// calls Update, then sleeps until the next list is due or the back-off
+// ends, and again. It logs each list update with the list, its entry counts
+// and its wait, and each failure. It returns ctx's error, or [ErrClosed].
+// In NoStorage mode it only waits.
+func (c *Client) Run(ctx context.Context) error {
+	for {
+		if c.closing.Err() != nil {
+			return ErrClosed
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if c.mode != NoStorage {
+			if err := c.Update(ctx); err != nil && !errors.Is(err, ErrBackoff) {
+				c.log.Warn("lookup: update", "err", err)
+			}
+		}
+		wait := c.nextWake().Sub(c.now())
+		if c.mode == NoStorage {
+			wait = time.Duration(1<<63 - 1)
+		}
+		c.log.Debug("lookup: next update", "wait", max(wait, 0))
+		if err := c.sleep(ctx, wait); err != nil {
+			if c.closing.Err() != nil {
+				return ErrClosed
+			}
+			return err
+		}
+	}
+}
+
+// nextWake returns when the next list is due, or the updates' back-off
+// ends if that is later.
+func (c *Client) nextWake() time.Time {
+	c.updateMu.Lock()
+	defer c.updateMu.Unlock()
+	var t time.Time
+	for i, s := range c.lists {
+		if i == 0 || s.next.Before(t) {
+			t = s.next
+		}
+	}
+	if n, until := c.updates.state(); n > 0 && until.After(t) {
+		t = until
+	}
+	return t
+}

@@ -1,0 +1,314 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package lookup
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/urlspec/urlspec/safebrowse/hashlist"
+)
+
+// setList makes s serve the list name as msg.
+func setList(s *testServer, name string, msg []byte) {
+	s.set(func(s *testServer) { s.lists[name] = func(string) []byte { return msg } })
+}
+
+// lastQuery returns the query of the last request.
+func lastQuery(s *testServer) map[string][]string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.queries[len(s.queries)-1]
+}
+
+// TestMinimumWait: each list keeps its own minimum wait; one due list is
+// fetched with hashList and its version, several with one batchGet.
+func TestMinimumWait(t *testing.T) {
+	s := newTestServer(t)
+	for _, n := range DefaultLists {
+		setList(s, n, listOf(t, n, "v1", time.Hour))
+	}
+	setList(s, "se-4b", listOf(t, "se-4b", "v1", 10*time.Minute))
+	c, clk := newTestClient(t, Config{BaseURL: s.URL})
+	if err := c.Update(bg); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.count("hashLists:batchGet"); n != 1 {
+		t.Fatalf("%d batchGet requests, want 1", n)
+	}
+	if q := lastQuery(s); len(q["names"]) != 5 || len(q["version"]) != 0 {
+		t.Errorf("first fetch query %v: want five names, no version", q)
+	}
+	clk.advance(9 * time.Minute)
+	if err := c.Update(bg); err != nil || len(s.queries) != 1 {
+		t.Errorf("Update before any minimum wait passed: %v, %d requests", err, len(s.queries))
+	}
+	clk.advance(time.Minute)
+	if err := c.Update(bg); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.count("hashList"); n != 1 {
+		t.Errorf("%d hashList requests, want 1 for the one due list", n)
+	}
+	if q := lastQuery(s); q["version"] == nil || q["version"][0] != "djE=" {
+		t.Errorf("query %v: want version djE= (base64 of v1)", q)
+	}
+	clk.advance(50 * time.Minute)
+	if err := c.Update(bg); err != nil {
+		t.Fatal(err)
+	}
+	if q := lastQuery(s); len(q["names"]) != 5 || len(q["version"]) != 5 {
+		t.Errorf("query %v: want five names and versions", q)
+	}
+}
+
+// TestNoMinimumWait: a reply without a minimum wait makes the list due
+// again at once.
+func TestNoMinimumWait(t *testing.T) {
+	s := newTestServer(t)
+	setList(s, "se-4b", listOf(t, "se-4b", "v1", 0))
+	c, _ := newTestClient(t, Config{BaseURL: s.URL, Lists: []string{"se-4b"}})
+	for range 3 {
+		if err := c.Update(bg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := s.count("hashList"); n != 3 {
+		t.Errorf("%d requests, want 3", n)
+	}
+}
+
+// TestUpdateBackoff: a failed update backs off, and Update refuses, with no
+// request, until the wait has passed: for 503, 429 and corrupt bodies.
+func TestUpdateBackoff(t *testing.T) {
+	tests := []struct {
+		name   string
+		handle http.HandlerFunc
+	}{
+		// Service unavailable.
+		{"503", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "x", http.StatusServiceUnavailable) }},
+		// Too many requests.
+		{"429", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "x", http.StatusTooManyRequests) }},
+		// A body that is not a message.
+		{"corrupt body", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte{0x0a, 0x30}) }},
+		// A list that is not the one asked for.
+		{"wrong list", func(w http.ResponseWriter, r *http.Request) { w.Write(listOf(t, "mw-4b", "v", 0)) }},
+		// A list message that is not valid: additions of the wrong width.
+		{"corrupt list", func(w http.ResponseWriter, r *http.Request) {
+			m := hashlist.Message{Name: "se-4b", Width: 8, Additions: make([]byte, 8), Checksum: make([]byte, 32)}
+			b, _ := m.MarshalBinary()
+			w.Write(b)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newTestServer(t)
+			setList(s, "se-4b", listOf(t, "se-4b", "v1", 0))
+			s.handle = tt.handle
+			c, clk := newTestClient(t, Config{BaseURL: s.URL, Lists: []string{"se-4b"}})
+			if err := c.Update(bg); err == nil {
+				t.Fatal("no error")
+			}
+			s.set(func(s *testServer) { s.handle = nil })
+			for _, d := range []time.Duration{0, 22*time.Minute + 29*time.Second} {
+				clk.advance(d)
+				if err := c.Update(bg); !errors.Is(err, ErrBackoff) {
+					t.Fatalf("after %v: err = %v, want ErrBackoff", d, err)
+				}
+			}
+			if n := s.count("hashList"); n != 1 {
+				t.Errorf("%d requests while backing off, want 1", n)
+			}
+			clk.advance(time.Second)
+			if err := c.Update(bg); err != nil || !c.IsReady() {
+				t.Errorf("after the back-off: %v, ready %v", err, c.IsReady())
+			}
+		})
+	}
+}
+
+// TestBackoffGrows: consecutive failures double the wait; a success resets.
+func TestBackoffGrows(t *testing.T) {
+	s := newTestServer(t)
+	setList(s, "se-4b", listOf(t, "se-4b", "v1", 0))
+	s.handle = func(w http.ResponseWriter, r *http.Request) { http.Error(w, "x", http.StatusServiceUnavailable) }
+	c, clk := newTestClient(t, Config{BaseURL: s.URL, Lists: []string{"se-4b"}})
+	c.rand = func() float64 { return 0 }
+	for n, want := range []time.Duration{15 * time.Minute, 30 * time.Minute, time.Hour} {
+		start := clk.now()
+		c.Update(bg)
+		_, until := c.updates.state()
+		if got := until.Sub(start); got != want {
+			t.Errorf("failure %d: wait %v, want %v", n+1, got, want)
+		}
+		clk.advance(want)
+	}
+	s.set(func(s *testServer) { s.handle = nil })
+	if err := c.Update(bg); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := c.updates.state(); n != 0 {
+		t.Errorf("%d failures after a success, want 0", n)
+	}
+}
+
+// TestChecksumMismatch: the old contents keep answering, the version is
+// dropped, and after the minimum wait the list is fetched whole; no
+// back-off.
+func TestChecksumMismatch(t *testing.T) {
+	s := newTestServer(t)
+	s.add("evil.example/", detailMsg(Malware))
+	setList(s, "se-4b", listOf(t, "se-4b", "v1", time.Minute, "evil.example/"))
+	c, clk := newTestClient(t, Config{BaseURL: s.URL, Lists: []string{"se-4b"}})
+	if err := c.Update(bg); err != nil {
+		t.Fatal(err)
+	}
+	other := hashOf("other.example/")
+	bad := hashlist.Message{Name: "se-4b", Version: []byte("v2"), Additions: other[:4],
+		MinimumWait: 10 * time.Minute, Checksum: make([]byte, 32)}
+	b, _ := bad.MarshalBinary()
+	setList(s, "se-4b", b)
+	clk.advance(time.Minute)
+	if err := c.Update(bg); !errors.Is(err, hashlist.ErrChecksum) {
+		t.Fatalf("err = %v, want ErrChecksum", err)
+	}
+	if n, _ := c.updates.state(); n != 0 {
+		t.Errorf("a checksum mismatch counted as a failure")
+	}
+	if v, err := c.Lookup(bg, "http://evil.example/"); err != nil || !v.Unsafe() {
+		t.Errorf("the old list stopped answering: %v, %v", short(v), err)
+	}
+	if st := c.Lists()[0]; string(st.Version) != "v1" || st.Entries != 1 {
+		t.Errorf("list state %+v", st)
+	}
+	setList(s, "se-4b", listOf(t, "se-4b", "v3", time.Hour, "evil.example/", "other.example/"))
+	clk.advance(9 * time.Minute)
+	if err := c.Update(bg); err != nil || s.count("hashList") != 2 {
+		t.Fatalf("fetched before the minimum wait: %v", err)
+	}
+	clk.advance(time.Minute)
+	if err := c.Update(bg); err != nil {
+		t.Fatal(err)
+	}
+	if q := lastQuery(s); q["version"] != nil {
+		t.Errorf("query %v: a list fetched whole sends no version", q)
+	}
+	if st := c.Lists()[0]; string(st.Version) != "v3" || st.Entries != 2 {
+		t.Errorf("list state %+v", st)
+	}
+}
+
+// TestBatchMatching: a batch reply is matched by name, whatever its order;
+// a list missing is a corrupt reply.
+func TestBatchMatching(t *testing.T) {
+	a, b := listOf(t, "se-4b", "a", 0), listOf(t, "mw-4b", "b", 0)
+	due := []*listState{{name: "se-4b"}, {name: "mw-4b"}}
+	got, err := matchLists(due, [][]byte{b, a})
+	if err != nil || string(got[0]) != string(a) || string(got[1]) != string(b) {
+		t.Errorf("reordered: %v", err)
+	}
+	if _, err := matchLists(due, [][]byte{a}); !errors.Is(err, ErrCorruptReply) {
+		t.Errorf("missing list: err = %v", err)
+	}
+	if _, err := matchLists(due, [][]byte{a, a}); !errors.Is(err, ErrCorruptReply) {
+		t.Errorf("list twice: err = %v", err)
+	}
+}
+
+// TestRunLogs: Run updates, logs each update with the list, its counts and
+// its wait, and sleeps until the next list is due.
+func TestRunLogs(t *testing.T) {
+	s := newTestServer(t)
+	for _, n := range DefaultLists {
+		setList(s, n, listOf(t, n, "v1", 30*time.Minute, "x.example/"))
+	}
+	var logs syncBuffer
+	c, clk := newTestClient(t, Config{BaseURL: s.URL, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	ctx, cancel := context.WithCancel(bg)
+	var waits []time.Duration
+	c.sleep = func(ctx context.Context, d time.Duration) error {
+		waits = append(waits, d)
+		if len(waits) == 3 {
+			cancel()
+			return ctx.Err()
+		}
+		clk.advance(d)
+		return nil
+	}
+	if err := c.Run(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("Run = %v, want context.Canceled", err)
+	}
+	for i, w := range waits {
+		if w != 30*time.Minute {
+			t.Errorf("wait %d = %v, want 30m", i, w)
+		}
+	}
+	if n := s.count("hashLists:batchGet"); n != 3 {
+		t.Errorf("%d updates, want 3", n)
+	}
+	for _, want := range []string{"list=se-4b", "list=pha-4b", "entries=1", "before=0", "wait=30m0s"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("logs lack %q:\n%s", want, logs.String())
+		}
+	}
+}
+
+// TestRunBacksOff: Run obeys the back-off as Update does: it sleeps until
+// the back-off ends, never hammering a failing server.
+func TestRunBacksOff(t *testing.T) {
+	s := newTestServer(t)
+	setList(s, "se-4b", listOf(t, "se-4b", "v1", 0))
+	s.handle = func(w http.ResponseWriter, r *http.Request) { http.Error(w, "x", http.StatusServiceUnavailable) }
+	c, clk := newTestClient(t, Config{BaseURL: s.URL, Lists: []string{"se-4b"}})
+	c.rand = func() float64 { return 0 }
+	ctx, cancel := context.WithCancel(bg)
+	var waits []time.Duration
+	c.sleep = func(ctx context.Context, d time.Duration) error {
+		waits = append(waits, d)
+		if len(waits) == 3 {
+			cancel()
+			return ctx.Err()
+		}
+		clk.advance(d)
+		return nil
+	}
+	c.Run(ctx)
+	want := []time.Duration{15 * time.Minute, 30 * time.Minute, time.Hour}
+	if len(waits) != 3 || waits[0] != want[0] || waits[1] != want[1] || waits[2] != want[2] {
+		t.Errorf("waits %v, want %v", waits, want)
+	}
+	if n := s.count("hashList"); n != 3 {
+		t.Errorf("%d requests, want 3", n)
+	}
+}
+
+// TestRunStopsOnClose: Close ends Run.
+func TestRunStopsOnClose(t *testing.T) {
+	s := newTestServer(t)
+	serveLists(t, s, DefaultLists, nil)
+	c, err := New(Config{APIKey: testKey, BaseURL: s.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error)
+	go func() { done <- c.Run(bg) }()
+	if err := c.Ready(bg); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrClosed) {
+			t.Errorf("Run = %v, want ErrClosed", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not stop on Close")
+	}
+}
