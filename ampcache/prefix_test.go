@@ -1,3 +1,7 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package ampcache
 
 import (
@@ -8,6 +12,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/urlspec/urlspec/internal/host"
 	"github.com/urlspec/urlspec/internal/punycode"
 	"golang.org/x/net/idna"
 )
@@ -139,6 +144,21 @@ var prefixTests = []struct {
 	{name: "decision c: _dmarc.example.com", in: "_dmarc.example.com", fallbackOf: "_dmarc.example.com"},
 	{name: "decision c: label starting with U+0314", in: "\u0314a.com", fallbackOf: "\u0314a.com"},
 	{name: "decision c: xn-- label of ASCII", in: "xn--abc-.com", fallbackOf: "xn--abc-.com"},
+	// Decision c: a code point that maps to a dot ("⒈" to "1."), which the
+	// STD3 rules refuse, though a browser accepts it.
+	{name: "decision c: a⒈b.com", in: "a\u2488b.com", fallbackOf: "a\u2488b.com"},
+	// Decision c: "⒈" as the last label, which a browser refuses too.
+	{name: "decision c: a.⒈", in: "a.\u2488", fallbackOf: "a.\u2488"},
+	// Decision b: an A-label that decodes to an ASCII "xn--" label with
+	// invalid Punycode.
+	{name: "decision b: A-label of an invalid A-label", in: "xn--xn--99999a-.com", wantErr: ErrInvalidPunycode},
+	// Decision c: an A-label that decodes to ASCII is invalid (UTS #46).
+	{name: "decision c: A-label of ASCII with a Unicode label", in: "xn--abc-.ü", fallbackOf: "xn--abc-.ü"},
+	// Decision c: U+2260 "≠", valid in a browser but not under the STD3
+	// rules (disallowed_STD3_valid), as are U+226E and U+226F.
+	{name: "decision c: not equal sign", in: "\u2260.com", fallbackOf: "\u2260.com"},
+	{name: "decision c: not less-than", in: "a\u226E.com", fallbackOf: "a\u226E.com"},
+	{name: "decision c: not greater-than", in: "xn--a-pgo.com", fallbackOf: "xn--a-pgo.com"},
 	// Decision c: the prefix fails IDNA validation as one label (Bidi rule).
 	{name: "decision c: hello. and an Arabic domain", in: "hello.\u0645\u062B\u0627\u0644", fallbackOf: "hello.\u0645\u062B\u0627\u0644"},
 	{name: "decision c: xn--xgb49a.xn--xgb6g", in: "xn--xgb49a.xn--xgb6g", fallbackOf: "xn--xgb49a.xn--xgb6g"},
@@ -183,7 +203,13 @@ func TestDomainPrefix(t *testing.T) {
 				t.Errorf("DomainPrefix(%q) = %q, %v; slow oracle gives %q, %v", tt.in, got, err, slow, slowErr)
 			}
 			if err != nil {
-				if msg := err.Error(); !strings.HasPrefix(msg, "ampcache: ") || !strings.Contains(msg, strconv.Quote(tt.in)) {
+				// The message quotes the input, or its first 100 bytes and
+				// its length.
+				quoted := strconv.Quote(tt.in)
+				if len(tt.in) > 100 {
+					quoted = "... (" + strconv.Itoa(len(tt.in)) + " bytes)"
+				}
+				if msg := err.Error(); !strings.HasPrefix(msg, "ampcache: ") || !strings.Contains(msg, quoted) || len(msg) > 512 {
 					t.Errorf("error %q does not start with the package name and quote the input", msg)
 				}
 				return
@@ -321,13 +347,16 @@ func slowDomainPrefix(domain string) (string, error) {
 	if !utf8.ValidString(d) || strings.ContainsAny(d, forbiddenSet) {
 		return "", ErrInvalidHost
 	}
-	browserMapped, _ := idna.New(idna.MapForLookup(), idna.StrictDomainName(false), idna.Transitional(false)).ToUnicode(d)
-	if strings.ContainsAny(browserMapped, forbiddenSet) {
+	// Step 1: the browser's Unicode form (internal/host.Profile, checked
+	// against the WHATWG URL standard in its own tests).
+	u, _ := host.Profile.ToUnicode(d)
+	if strings.ContainsAny(u, forbiddenSet) {
 		return "", ErrInvalidHost
 	}
 	// Decision b: empty labels and invalid Punycode, as given and as mapped.
 	given := strings.NewReplacer("\u3002", ".", "\uFF0E", ".", "\uFF61", ".").Replace(d)
-	u, validationErr := idna.Lookup.ToUnicode(d) // step 1
+	// Decision c: validation for lookup, with the STD3 rules and CheckHyphens.
+	_, validationErr := idna.Lookup.ToUnicode(d)
 	for _, labels := range []string{given, u} {
 		for _, label := range strings.Split(labels, ".") {
 			if label == "" {
@@ -348,7 +377,7 @@ func slowDomainPrefix(domain string) (string, error) {
 			n += len(label)
 			continue
 		}
-		a, _ := idna.Lookup.ToASCII(label)
+		a, _ := host.Profile.ToASCII(label)
 		n += len(a)
 	}
 	if n > 253 {
@@ -415,6 +444,9 @@ func FuzzDomainPrefix(f *testing.F) {
 	for _, s := range wptHosts(f) {
 		f.Add(s)
 	}
+	for _, s := range aLabelHosts {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, d string) {
 		got, err := DomainPrefix(d)
 		if slow, slowErr := slowDomainPrefix(d); slow != got || !errors.Is(err, slowErr) || (err == nil) != (slowErr == nil) {
@@ -434,6 +466,13 @@ func FuzzDomainPrefix(f *testing.F) {
 			t.Fatalf("AppendDomainPrefix(%q) = %q, %v; want %q", d, b, err, "x"+got)
 		}
 	})
+}
+
+// FuzzDomainPrefix's A-label mode decodes labels itself: a table of
+// A-label hosts, checked against x/net's own decoding through the oracle.
+var aLabelHosts = []string{
+	"xn--bcher-kva.example", "xn--e1afmkfd.xn--p1ai", "www.xn--fsq.com", "XN--BCHER-KVA.DE",
+	"xn--ab-m1t.com", "xn--example-tge.com", "xn--bcher-kva.xn--ab-m1t", "xn--tda", "xn--abc-",
 }
 
 var benchHosts = []struct{ name, host string }{

@@ -1,9 +1,15 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package ampcache
 
 import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/urlspec/urlspec/internal/host"
 )
 
 // SourceURL returns the publisher URL of an AMP Cache URL: it inverts
@@ -100,6 +106,14 @@ func (r *Registry) AppendSourceURL(dst []byte, cacheURL string) ([]byte, error) 
 	if !ok {
 		return dst[:orig], newError(ErrInvalidURL, cacheURL, "invalid publisher host in the path")
 	}
+	if path != "" && path[0] == '\\' {
+		// A browser reads "\" as "/", and net/url as part of the
+		// authority: "example.com\@evil.com" would be userinfo and the
+		// host evil.com to one, and a path to the other. Write the "/"
+		// that both read as the end of the host.
+		dst = append(dst, '/')
+		path = path[1:]
+	}
 	dst = append(dst, path...)
 	dst = appendSourceQuery(dst, query)
 	return append(dst, fragment...), nil
@@ -126,21 +140,21 @@ func sourceServing(s string) bool {
 	return false
 }
 
-// isCacheHost reports whether host is the cache domain of one of r's
+// isCacheHost reports whether h is the cache domain of one of r's
 // caches, or one label below it, ignoring ASCII case. The label is
 // [A-Za-z0-9_-]{1,63}, as the AMP runtime's proxy origin pattern has it.
-func (r *Registry) isCacheHost(host string) bool {
+func (r *Registry) isCacheHost(h string) bool {
 	for _, c := range r.list() {
-		if equalFold(host, c.CacheDomain) {
+		if host.EqualFold(h, c.CacheDomain) {
 			return true
 		}
-		n := len(host) - len(c.CacheDomain) - 1
-		if n < 1 || n > maxLabel || host[n] != '.' || !equalFold(host[n+1:], c.CacheDomain) {
+		n := len(h) - len(c.CacheDomain) - 1
+		if n < 1 || n > maxLabel || h[n] != '.' || !host.EqualFold(h[n+1:], c.CacheDomain) {
 			continue
 		}
 		ok := true
 		for i := 0; i < n; i++ {
-			switch c := host[i]; {
+			switch c := h[i]; {
 			case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_':
 			default:
 				ok = false
@@ -178,14 +192,14 @@ func appendSourceHost(dst []byte, h string) ([]byte, bool) {
 		}
 		h = d
 	}
-	host := h
+	name := h
 	if i := strings.LastIndexByte(h, ':'); i >= 0 {
-		host = h[:i]
-		if port := h[i+1:]; port == "" || len(port) > 5 || !isDigits(port) || len(port) == 5 && port > "65535" {
+		name = h[:i]
+		if _, ok := host.Port(h[i+1:]); !ok {
 			return dst, false
 		}
 	}
-	if _, err := asciiHostChecked(host, host); err != nil || host == "" {
+	if _, err := asciiHostChecked(name, name); err != nil || name == "" {
 		return dst, false
 	}
 	return append(dst, h...), true

@@ -1,7 +1,12 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package ampcache
 
 import (
 	"errors"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -120,12 +125,48 @@ var sourceURLTests = []struct {
 	{name: "host bad port", in: "https://www-example-com.cdn.ampproject.org/c/s/example.com%3A99999/", wantErr: ErrInvalidURL},
 	// An IPv4 host.
 	{name: "host IPv4", in: "https://www-example-com.cdn.ampproject.org/c/192.0.2.1/", wantErr: ErrInvalidURL},
+	// Issue 16 #7: a "\\" after the publisher host is a path separator to a
+	// browser and part of the authority (userinfo "example.com\\", host
+	// evil.com) to net/url. SourceURL writes the "/" both read.
+	{name: "backslash userinfo", in: "https://example-com.cdn.ampproject.org/c/s/example.com\\@evil.com/", want: "https://example.com/@evil.com/"},
 	// Not a URL.
 	{name: "not a URL", in: "cdn.ampproject.org/c/s/example.com/", wantErr: ErrInvalidURL},
 	// Empty input.
 	{name: "empty", in: "", wantErr: ErrEmpty},
 	// Over 2 MiB.
 	{name: "too long", in: "https://cdn.ampproject.org/c/s/example.com/" + strings.Repeat("a", 2<<20), wantErr: ErrTooLong},
+}
+
+// TestSourceURLNetURLAgrees checks, on the table, that net/url reads every
+// result with the host that a browser reads, and no userinfo (issue 16 #7).
+func TestSourceURLNetURLAgrees(t *testing.T) {
+	for _, tt := range sourceURLTests {
+		got, err := SourceURL(tt.in)
+		if err != nil {
+			continue
+		}
+		checkNetURLHost(t, got)
+	}
+}
+
+// checkNetURLHost checks that net/url reads the publisher URL u, a result of
+// SourceURL, with no userinfo and the host SourceURL wrote, if it reads it
+// at all (it refuses a lone "%" in the path, and hosts with bytes such as
+// "`", which browsers keep).
+func checkNetURLHost(t *testing.T, u string) {
+	t.Helper()
+	p, err := url.Parse(u)
+	if err != nil {
+		return
+	}
+	_, after, _ := strings.Cut(u, "//")
+	end := strings.IndexAny(after, "/?#")
+	if end < 0 {
+		end = len(after)
+	}
+	if err != nil || p.User != nil || p.Host != after[:end] {
+		t.Errorf("url.Parse(%.200q) = %+v, %v; want host %q and no userinfo", u, p, err, after[:end])
+	}
 }
 
 func TestSourceURL(t *testing.T) {
@@ -148,8 +189,8 @@ func TestSourceURL(t *testing.T) {
 	}
 }
 
-// TestSourceURLRoundTrip checks the property of issue 4 on the CacheURL
-// table: SourceURL inverts CacheURL, apart from what CacheURL normalises.
+// TestSourceURLRoundTrip checks on the CacheURL table that SourceURL
+// inverts CacheURL, apart from what CacheURL normalises.
 func TestSourceURLRoundTrip(t *testing.T) {
 	for _, tt := range cacheURLTests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -178,14 +219,21 @@ func checkRoundTrip(t *testing.T, cache, in string, s Serving) {
 	if u.https {
 		scheme = "https://"
 	}
-	if in == scheme+u.host+u.rest && isHostName(strings.TrimSuffix(u.host, "."), false) && !hasCacheOnlyParam(q) && back != in {
+	normal := string(appendEscaped(nil, u.rest)) == u.rest && !strings.HasPrefix(u.rest, "\\")
+	if in == scheme+u.host+u.rest && isHostName(strings.TrimSuffix(u.host, "."), false) && normal && !hasCacheOnlyParam(q) && back != in {
 		t.Errorf("SourceURL(CacheURL(%.200q)) = %.200q", in, back)
 	}
 	if hasCacheOnlyParam(q) {
 		return
 	}
-	if again, err := CacheURL(cache, back, s); again != c || err != nil {
+	again, err := CacheURL(cache, back, s)
+	if err != nil || again != c && !strings.HasPrefix(u.rest, "\\") {
 		t.Errorf("CacheURL(SourceURL(%.200q)) = %.200q, %v", c, again, err)
+	}
+	// A "\" that ended the host is written "/" by SourceURL; from there on
+	// the round trip is exact.
+	if back2, err := SourceURL(again); err != nil || back2 != back {
+		t.Errorf("SourceURL(%.200q) = %.200q, %v; want %.200q", again, back2, err, back)
 	}
 }
 
@@ -254,7 +302,12 @@ func slowSourceURL(in string) (string, bool) {
 	}
 	out := scheme + string(host)
 	if used <= len(path) {
-		out += path[used-1:]
+		rest := path[used-1:]
+		if strings.HasPrefix(rest, "\\") {
+			// Both a browser and net/url read "/" as the end of the host.
+			rest = "/" + rest[1:]
+		}
+		out += rest
 	}
 	var kept []string
 	removed := false
@@ -329,5 +382,6 @@ func FuzzSourceURL(f *testing.F) {
 		if !strings.HasPrefix(got, "http://") && !strings.HasPrefix(got, "https://") {
 			t.Fatalf("SourceURL(%q) = %q", in, got)
 		}
+		checkNetURLHost(t, got)
 	})
 }
