@@ -188,6 +188,10 @@ func TestEndsInANumber(t *testing.T) {
 		{"1.2.3.4", true},
 		// One number is an IPv4 address too.
 		{"3232235777", true},
+		// A hexadecimal last label (from ampcache's former table).
+		{"example.0x7f", true},
+		// The root dot is removed first.
+		{"1.2.3.4.", true},
 		// A trailing dot is dropped first.
 		{"example.1.", true},
 		// Only one trailing dot is dropped.
