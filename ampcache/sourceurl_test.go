@@ -7,6 +7,7 @@ package ampcache
 import (
 	"errors"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -264,7 +265,7 @@ func hasCacheOnlyParam(query string) bool {
 // cache-only parameter. Its checks on the hosts are those of the fast code.
 func slowSourceURL(in string) (string, bool) {
 	u, err := splitURL(in)
-	if err != nil || !u.https || !u.defaultPort() || !defaultRegistry.isCacheHost(u.host) {
+	if err != nil || !u.https || !u.defaultPort() || !isCacheHostSlow(u.host) {
 		return "", false
 	}
 	path, query, fragment := splitRest(u.rest)
@@ -314,7 +315,10 @@ func slowSourceURL(in string) (string, bool) {
 	if query != "" {
 		for _, p := range strings.Split(query[1:], "&") {
 			name, _, _ := strings.Cut(p, "=")
-			if name == "amp_gsa" || name == "amp_r" || name == "amp_kit" || name == "usqp" || strings.HasPrefix(name, "amp_js_") {
+			if n, err := url.QueryUnescape(name); err == nil {
+				name = n
+			}
+			if name == "amp_gsa" || name == "amp_r" || name == "amp_kit" || name == "usqp" || name == "amp_latest_update_time" || strings.HasPrefix(name, "amp_js_") {
 				removed = true
 				continue
 			}
@@ -384,4 +388,74 @@ func FuzzSourceURL(f *testing.F) {
 		}
 		checkNetURLHost(t, got)
 	})
+}
+
+// isCacheHostSlow reports whether h is a built-in cache domain or one label
+// of [A-Za-z0-9_-]{1,63} below it, in any case, by regular expression.
+func isCacheHostSlow(h string) bool {
+	return cacheHostPattern.MatchString(h)
+}
+
+var cacheHostPattern = regexp.MustCompile(`(?i)^([a-z0-9_-]{1,63}\.)?(cdn\.ampproject\.org|www\.bing-amp\.com)$`)
+
+func TestParseCacheURL(t *testing.T) {
+	tests := []struct {
+		in, want string
+		s        Serving
+		wantErr  error
+	}{
+		// spec "URL Path": /c, with the https infix.
+		{in: "https://example-com.cdn.ampproject.org/c/s/example.com/a", want: "https://example.com/a", s: Content},
+		// spec "URL Path": /ii/w800, a serving type of two segments.
+		{in: "https://example-com.cdn.ampproject.org/ii/w800/example.com/a.png", want: "http://example.com/a.png", s: "ii/w800"},
+		// A backslash between the segments is a "/", as in a URL parser.
+		{in: `https://example-com.cdn.ampproject.org/ii\w800/example.com/a.png`, want: "http://example.com/a.png", s: "ii/w800"},
+		// The spec's amp_latest_update_time is cache-only, escaped or not.
+		{in: "https://example-com.cdn.ampproject.org/c/s/example.com/?a=1&amp_latest_update_time=2&amp%5Fr=3", want: "https://example.com/?a=1", s: Content},
+		// Not on a cache.
+		{in: "https://example.com/c/s/example.com/", wantErr: ErrNotCacheURL},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, s, err := defaultRegistry.ParseCacheURL(tt.in)
+			if got != tt.want || s != tt.s || !errors.Is(err, tt.wantErr) {
+				t.Errorf("ParseCacheURL(%q) = %q, %q, %v; want %q, %q, %v", tt.in, got, s, err, tt.want, tt.s, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestSplitCacheHost(t *testing.T) {
+	tests := []struct {
+		in, prefix, domain string
+		ok                 bool
+	}{
+		// One label below a cache domain.
+		{"www-example-com.cdn.ampproject.org", "www-example-com", "cdn.ampproject.org", true},
+		// In any case, with a root dot; the prefix as given.
+		{"WWW-Example-COM.CDN.ampproject.org.", "WWW-Example-COM", "cdn.ampproject.org", true},
+		// The cache domain itself.
+		{"www.bing-amp.com", "", "www.bing-amp.com", true},
+		// Two labels below: not a cache host.
+		{"a.b.cdn.ampproject.org", "", "", false},
+		// "_" is in the runtime's pattern.
+		{"a_b.cdn.ampproject.org", "a_b", "cdn.ampproject.org", true},
+		// A label of 64 bytes.
+		{strings.Repeat("a", 64) + ".cdn.ampproject.org", "", "", false},
+		// Another domain.
+		{"example.com", "", "", false},
+		// A suffix without a dot before it.
+		{"xcdn.ampproject.org", "", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			p, c, ok := defaultRegistry.SplitCacheHost(tt.in)
+			if p != tt.prefix || c.CacheDomain != tt.domain || ok != tt.ok {
+				t.Errorf("SplitCacheHost(%q) = %q, %q, %v; want %q, %q, %v", tt.in, p, c.CacheDomain, ok, tt.prefix, tt.domain, tt.ok)
+			}
+			if ok != isCacheHostSlow(strings.TrimSuffix(tt.in, ".")) {
+				t.Errorf("SplitCacheHost(%q) disagrees with the oracle", tt.in)
+			}
+		})
+	}
 }

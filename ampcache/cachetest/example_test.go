@@ -88,7 +88,7 @@ func ExampleNew() {
 	fmt.Println(err)
 	// Output:
 	// 200 text/html; charset=utf-8
-	// cachetest: invalid origin in "<nil>": nil handler
+	// cachetest: New: nil origin handler
 }
 
 // An origin that runs as a server on loopback is given by its base URL.

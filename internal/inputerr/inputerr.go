@@ -114,3 +114,19 @@ func (e *Error) Unwrap() []error {
 	}
 	return []error{e.err}
 }
+
+// Field returns an error wrapping the sentinel err for a configuration
+// option or field that has no input to quote: its message names the
+// package, the option or field, and the reason, as
+// "cachetest: WithRegistry: nil registry".
+func Field(err error, pkg, field, reason string) error {
+	return &fieldError{err: err, msg: pkg + ": " + field + ": " + reason}
+}
+
+type fieldError struct {
+	err error
+	msg string
+}
+
+func (e *fieldError) Error() string { return truncate(e.msg) }
+func (e *fieldError) Unwrap() error { return e.err }

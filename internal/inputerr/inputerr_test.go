@@ -95,3 +95,13 @@ func TestNewClonesInput(t *testing.T) {
 		t.Errorf("Error() = %q after the caller's bytes changed", got)
 	}
 }
+
+func TestField(t *testing.T) {
+	err := Field(sentinel, "cachetest", "WithRegistry", "nil registry")
+	if got, want := err.Error(), "cachetest: WithRegistry: nil registry"; got != want {
+		t.Errorf("Error() = %q; want %q", got, want)
+	}
+	if !errors.Is(err, sentinel) {
+		t.Error("errors.Is(Field(sentinel, ...), sentinel) = false")
+	}
+}
