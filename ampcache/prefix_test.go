@@ -6,6 +6,7 @@ package ampcache
 
 import (
 	"errors"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -522,5 +523,169 @@ func BenchmarkFallbackPrefix(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		FallbackPrefix("www.example.com")
+	}
+}
+
+// TestDomainPrefixOfURL is issue 16 #8: a URL given for a domain gets an
+// error that says it is a URL.
+func TestDomainPrefixOfURL(t *testing.T) {
+	for _, in := range []string{"https://example.com/", "http://example.com", "HTTPS://Example.com:443/a"} {
+		_, err := DomainPrefix(in)
+		if !errors.Is(err, ErrInvalidHost) || !strings.Contains(err.Error(), "a URL, not a domain") {
+			t.Errorf("DomainPrefix(%q): %v; want ErrInvalidHost saying it is a URL", in, err)
+		}
+	}
+}
+
+// TestErrorsBounded is issue 16 #2's reproducer: DomainPrefix of 10 MB
+// returned an error holding 10 MB, whose Error() allocated ~255 MB. Every
+// entry point's message is at most 512 bytes, and quotes at most 100 bytes
+// of the input.
+func TestErrorsBounded(t *testing.T) {
+	huge := strings.Repeat("\x00", 10<<20)
+	hugeURL := "https://example.com/" + strings.Repeat("\x01", 10<<20)
+	calls := map[string]func() error{
+		"DomainPrefix":     func() error { _, err := DomainPrefix(huge); return err },
+		"DomainPrefix 1KB": func() error { _, err := DomainPrefix(strings.Repeat("\"", 1000)); return err },
+		"CacheURL":         func() error { _, err := CacheURL(google, hugeURL, Content); return err },
+		"CacheURL cache":   func() error { _, err := CacheURL(huge, "https://example.com/", Content); return err },
+		"CacheURL serving": func() error { _, err := CacheURL(google, "https://example.com/", Serving(huge)); return err },
+		"PublisherDomain":  func() error { _, err := PublisherDomain(huge); return err },
+		"SourceURL":        func() error { _, err := SourceURL(hugeURL); return err },
+		"ParseCaches":      func() error { _, err := ParseCaches([]byte(huge)); return err },
+	}
+	for name, call := range calls {
+		t.Run(name, func(t *testing.T) {
+			err := call()
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if msg := err.Error(); len(msg) > 512 || !strings.HasPrefix(msg, "ampcache: ") {
+				t.Errorf("message of %d bytes: %.200q", len(msg), msg)
+			}
+		})
+	}
+}
+
+// TestPrefixCacheURLAgree is issue 16 #5: DomainPrefix and CacheURL never
+// disagree. CacheURL may refuse a host that DomainPrefix computes; it
+// never serves a host that DomainPrefix refuses; and when it succeeds, its
+// subdomain is DomainPrefix of the ASCII host in its path. Each row is one
+// of the asymmetries the package documentation lists.
+func TestPrefixCacheURLAgree(t *testing.T) {
+	tests := []struct {
+		name, host string
+		prefixErr  bool // DomainPrefix refuses the host
+		cacheErr   bool // CacheURL refuses it
+	}{
+		// Both accept an ordinary host.
+		{"ordinary", "www.example.com", false, false},
+		// An IPv4 address has a prefix, but a cache serves domains.
+		{"IPv4", "1.2.3.4", false, true},
+		// A host without a dot has a (hashed) prefix; CacheURL refuses it.
+		{"dotless", "localhost", false, true},
+		// A bidi host that a browser rejects gets the fallback prefix; CacheURL refuses it.
+		{"bidi", "0\u05d0.com", false, true},
+		// U+FFFD: the fallback prefix, refused by CacheURL.
+		{"U+FFFD", "a\ufffdb.com", false, true},
+		// Invalid UTF-8 (percent-encoded in the URL): both refuse it.
+		{"invalid UTF-8", "a%FFb.com", true, true},
+		// A joiner out of context in an A-label: fallback, refused by CacheURL.
+		{"joiner A-label", "xn--ab-m1t.com", false, true},
+		// A Unicode host that needs the fallback: DomainPrefix hashes its
+		// Unicode spelling, CacheURL the ASCII host in its path (decision e).
+		{"Unicode fallback", strings.Repeat("ü", 20) + ".com", false, false},
+		// An empty label: both refuse it.
+		{"empty label", "a..com", true, true},
+		// "_" and "--" at positions 3 and 4: a browser accepts them; the fallback.
+		{"underscore", "_dmarc.example.com", false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := tt.host
+			if d, err := url.PathUnescape(h); err == nil {
+				h = d
+			}
+			_, perr := DomainPrefix(h)
+			c, cerr := CacheURL(google, "https://"+tt.host+"/", Content)
+			if (perr != nil) != tt.prefixErr || (cerr != nil) != tt.cacheErr {
+				t.Fatalf("DomainPrefix: %v; CacheURL: %q, %v; want errors %v, %v", perr, c, cerr, tt.prefixErr, tt.cacheErr)
+			}
+			if cerr == nil {
+				checkPrefixAgrees(t, "https://"+tt.host+"/", c, Content)
+			}
+		})
+	}
+}
+
+// idnHosts are IDN hosts in several scripts, for BenchmarkIDNDomainPrefix
+// and its floor, BenchmarkIDNToASCII; each is measured as Unicode and as
+// A-labels (from idna.Lookup).
+var idnHosts = []struct{ name, host string }{
+	{"Latin", "bücher-café.de"},
+	{"Cyrillic", "пример.рф"},
+	{"Greek", "παράδειγμα.ελ"},
+	{"CJK", "例子.中国"},
+	{"Arabic", "مثال.إختبار"},
+	{"Devanagari", "उदाहरण.भारत"},
+	{"Hangul", "실례.테스트"},
+}
+
+// idnBenchHosts returns idnHosts as Unicode and as A-labels.
+func idnBenchHosts(b *testing.B) []struct{ name, host string } {
+	var out []struct{ name, host string }
+	for _, h := range idnHosts {
+		a, err := idna.Lookup.ToASCII(h.host)
+		if err != nil {
+			b.Fatalf("idna.Lookup.ToASCII(%q): %v", h.host, err)
+		}
+		out = append(out, struct{ name, host string }{h.name + "-U", h.host}, struct{ name, host string }{h.name + "-A", a})
+	}
+	return out
+}
+
+// BenchmarkIDNDomainPrefix measures DomainPrefix on idnHosts; its floor is
+// BenchmarkIDNToASCII, one idna.Lookup.ToASCII of the same hosts in the
+// same run.
+func BenchmarkIDNDomainPrefix(b *testing.B) {
+	for _, h := range idnBenchHosts(b) {
+		b.Run(h.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				DomainPrefix(h.host)
+			}
+		})
+	}
+}
+
+func BenchmarkIDNToASCII(b *testing.B) {
+	for _, h := range idnBenchHosts(b) {
+		b.Run(h.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				idna.Lookup.ToASCII(h.host)
+			}
+		})
+	}
+}
+
+// TestIDNAllocs checks the allocation bound of DomainPrefix on IDN hosts:
+// at most 2, one for x/net/idna's single pass and one for the result. A
+// right-to-left prefix (Arabic here) takes a second x/net pass for the Bidi
+// rule on the prefix as one label, and is not held to it.
+func TestIDNAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts differ under -race")
+	}
+	for _, h := range idnHosts {
+		if h.name == "Arabic" {
+			continue
+		}
+		a, _ := idna.Lookup.ToASCII(h.host)
+		for _, in := range []string{h.host, a} {
+			if n := testing.AllocsPerRun(200, func() { DomainPrefix(in) }); n > 2 {
+				t.Errorf("DomainPrefix(%q): %v allocations; want at most 2", in, n)
+			}
+		}
 	}
 }
