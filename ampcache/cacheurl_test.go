@@ -83,32 +83,32 @@ var cacheURLTests = []struct {
 	// Decision d: the path, query and fragment are byte for byte, but for
 	// what a browser percent-encodes (here "ä").
 	{name: "d bytes", cache: google, in: "https://example.com/a%2Fb/%7e/ä?q=%20&q=a+b#frag/%41", s: Content, want: "https://example-com.cdn.ampproject.org/c/s/example.com/a%2Fb/%7e/%C3%A4?q=%20&q=a+b#frag/%41"},
-	// Issue 16 #6, the reproducer: space, '"', '<' and '>' were copied
+	// Space, '"', '<' and '>' were copied
 	// into the path unescaped.
 	{name: "escape path space quote angle", cache: google, in: `https://example.com/a b"<c>`, s: Content, want: "https://example-com.cdn.ampproject.org/c/s/example.com/a%20b%22%3Cc%3E"},
-	// Issue 16 #6: '`' is escaped in the path and the fragment, not in the query.
+	// '`' is escaped in the path and the fragment, not in the query.
 	{name: "escape backtick", cache: google, in: "https://example.com/`?`#`", s: Content, want: "https://example-com.cdn.ampproject.org/c/s/example.com/%60?`#%60"},
-	// Issue 16 #6: the query escapes space, '"', '<', '>' and non-ASCII bytes.
+	// the query escapes space, '"', '<', '>' and non-ASCII bytes.
 	{name: "escape query", cache: google, in: `https://example.com/?q=a b"<>é`, s: Content, want: "https://example-com.cdn.ampproject.org/c/s/example.com/?q=a%20b%22%3C%3E%C3%A9"},
-	// Issue 16 #6: a lone "%" stays as it is, as in a browser.
+	// a lone "%" stays as it is, as in a browser.
 	{name: "escape lone percent", cache: google, in: "https://example.com/100%?a=%zz#%", s: Content, want: "https://example-com.cdn.ampproject.org/c/s/example.com/100%?a=%zz#%"},
-	// Issue 16 #6: "#" and "?" in the fragment stay.
+	// "#" and "?" in the fragment stay.
 	{name: "escape fragment delimiters", cache: google, in: "https://example.com/#a?b#c d", s: Content, want: "https://example-com.cdn.ampproject.org/c/s/example.com/#a?b#c%20d"},
-	// Issue 16 #4, the reproducer: invalid UTF-8 in the host was read as U+FFFD.
+	// Invalid UTF-8 in the host was read as U+FFFD.
 	{name: "invalid host UTF-8", cache: google, in: "https://ex%FFample.com/", s: Content, wantErr: ErrInvalidHost},
-	// Issue 16 #4, the reproducer: an A-label with a joiner out of context.
+	// An A-label with a joiner out of context.
 	{name: "invalid A-label joiner", cache: google, in: "https://xn--ab-m1t.com/", s: Content, wantErr: ErrInvalidHost},
-	// Issue 16 #4, the reproducer: an A-label that is not NFC.
+	// An A-label that is not NFC.
 	{name: "invalid A-label not NFC", cache: google, in: "https://xn--example-tge.com/", s: Content, wantErr: ErrInvalidHost},
-	// Issue 16 #4: the same A-label in upper case.
+	// the same A-label in upper case.
 	{name: "invalid A-label upper", cache: google, in: "https://XN--AB-M1T.com/", s: Content, wantErr: ErrInvalidHost},
-	// Issue 16 #4: "--" at positions 3 and 4 is valid, as in a browser
+	// "--" at positions 3 and 4 is valid, as in a browser
 	// (no CheckHyphens); its prefix is the fallback.
 	{name: "valid in--trouble", cache: google, in: "https://in--trouble.com/", s: Content, want: "https://" + FallbackPrefix("in--trouble.com") + ".cdn.ampproject.org/c/s/in--trouble.com/"},
-	// Issue 16 #4 and issue 17: "_" is valid (no STD3 rules), in a
+	// "_" is valid (no STD3 rules), in a
 	// Unicode host too, where CacheURL used to refuse it.
 	{name: "valid _dmarc unicode", cache: google, in: "https://_dmarc.例.com/", s: Content, want: "https://" + FallbackPrefix("_dmarc.xn--fsq.com") + ".cdn.ampproject.org/c/s/_dmarc.xn--fsq.com/"},
-	// Issue 17: "in--trouble" in a Unicode host, which CacheURL used to refuse.
+	// "in--trouble" in a Unicode host, which CacheURL used to refuse.
 	{name: "valid in--trouble unicode", cache: google, in: "https://in--trouble.例.com/", s: Content, want: "https://" + FallbackPrefix("in--trouble.xn--fsq.com") + ".cdn.ampproject.org/c/s/in--trouble.xn--fsq.com/"},
 	// Decision d: cache-only parameters in a publisher URL are kept.
 	{name: "d cache-only params", cache: google, in: "https://example.com/?usqp=1", s: Content, want: "https://example-com.cdn.ampproject.org/c/s/example.com/?usqp=1"},
@@ -431,7 +431,7 @@ func FuzzCacheURL(f *testing.F) {
 
 // checkNetURLParts checks that net/url reads the cache URL c of the
 // publisher URL in with the same path, query and fragment as in, after the
-// cache's own path prefix (issue 16 #6), when net/url reads in as a browser
+// cache's own path prefix when net/url reads in as a browser
 // does (no "\\").
 func checkNetURLParts(t *testing.T, in, c string) {
 	t.Helper()
@@ -454,7 +454,7 @@ func checkNetURLParts(t *testing.T, in, c string) {
 }
 
 // checkPrefixAgrees checks the rules that tie CacheURL to DomainPrefix
-// (issue 16 #5): CacheURL serves no host that DomainPrefix refuses, and its
+// CacheURL serves no host that DomainPrefix refuses, and its
 // subdomain is DomainPrefix of the ASCII host it writes in its path.
 func checkPrefixAgrees(t *testing.T, in, c string, s Serving) {
 	t.Helper()

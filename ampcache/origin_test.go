@@ -1,3 +1,7 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package ampcache
 
 import (
@@ -117,7 +121,7 @@ func TestPublisherDomain(t *testing.T) {
 	}
 }
 
-// TestPublisherDomainRoundTrip checks the property of issue 4: the
+// TestPublisherDomainRoundTrip checks the round trip: the
 // PublisherDomain of a human-readable prefix's origin is the domain.
 func TestPublisherDomainRoundTrip(t *testing.T) {
 	domains := []string{

@@ -58,7 +58,7 @@ var prefixTests = []struct {
 	{name: "decision a: ß kept", in: "faß.de", want: "xn--fa-de-mqa"},
 	// Decision a: a soft hyphen is mapped away, as in a browser.
 	{name: "decision a: soft hyphen", in: "a\u00adb.com", want: "ab-com"},
-	// Decision a and issue 4 c: a CJK host.
+	// Decision a: a CJK host.
 	{name: "decision a: 點看.com", in: "點看.com", want: "xn---com-k47jg78q"},
 
 	// Decision b: errors.
@@ -526,7 +526,7 @@ func BenchmarkFallbackPrefix(b *testing.B) {
 	}
 }
 
-// TestDomainPrefixOfURL is issue 16 #8: a URL given for a domain gets an
+// TestDomainPrefixOfURL checks that a URL given for a domain gets an
 // error that says it is a URL.
 func TestDomainPrefixOfURL(t *testing.T) {
 	for _, in := range []string{"https://example.com/", "http://example.com", "HTTPS://Example.com:443/a"} {
@@ -537,8 +537,9 @@ func TestDomainPrefixOfURL(t *testing.T) {
 	}
 }
 
-// TestErrorsBounded is issue 16 #2's reproducer: DomainPrefix of 10 MB
-// returned an error holding 10 MB, whose Error() allocated ~255 MB. Every
+// TestErrorsBounded checks that a huge input gives a small error: DomainPrefix of
+// 10 MB once returned an error holding 10 MB, whose Error() allocated
+// ~255 MB. Every
 // entry point's message is at most 512 bytes, and quotes at most 100 bytes
 // of the input.
 func TestErrorsBounded(t *testing.T) {
@@ -567,7 +568,7 @@ func TestErrorsBounded(t *testing.T) {
 	}
 }
 
-// TestPrefixCacheURLAgree is issue 16 #5: DomainPrefix and CacheURL never
+// TestPrefixCacheURLAgree checks that DomainPrefix and CacheURL never
 // disagree. CacheURL may refuse a host that DomainPrefix computes; it
 // never serves a host that DomainPrefix refuses; and when it succeeds, its
 // subdomain is DomainPrefix of the ASCII host in its path. Each row is one

@@ -126,7 +126,7 @@ var sourceURLTests = []struct {
 	{name: "host bad port", in: "https://www-example-com.cdn.ampproject.org/c/s/example.com%3A99999/", wantErr: ErrInvalidURL},
 	// An IPv4 host.
 	{name: "host IPv4", in: "https://www-example-com.cdn.ampproject.org/c/192.0.2.1/", wantErr: ErrInvalidURL},
-	// Issue 16 #7: a "\\" after the publisher host is a path separator to a
+	// A "\\" after the publisher host is a path separator to a
 	// browser and part of the authority (userinfo "example.com\\", host
 	// evil.com) to net/url. SourceURL writes the "/" both read.
 	{name: "backslash userinfo", in: "https://example-com.cdn.ampproject.org/c/s/example.com\\@evil.com/", want: "https://example.com/@evil.com/"},
@@ -139,7 +139,7 @@ var sourceURLTests = []struct {
 }
 
 // TestSourceURLNetURLAgrees checks, on the table, that net/url reads every
-// result with the host that a browser reads, and no userinfo (issue 16 #7).
+// result with the host that a browser reads, and no userinfo.
 func TestSourceURLNetURLAgrees(t *testing.T) {
 	for _, tt := range sourceURLTests {
 		got, err := SourceURL(tt.in)

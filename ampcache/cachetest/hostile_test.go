@@ -37,7 +37,7 @@ func ampOrigin() http.Handler {
 	})
 }
 
-// TestHostPortInLocation is issue 16 #3's reproducer: a Host with
+// TestHostPortInLocation checks that a Host with
 // userinfo after its port used to reach the 301's Location.
 func TestHostPortInLocation(t *testing.T) {
 	c, err := New(ampOrigin())
@@ -71,7 +71,7 @@ func TestHostPortInLocation(t *testing.T) {
 	}
 }
 
-// TestErrorPageBounded is issue 16 #2: an error page is at most 4 KiB,
+// TestErrorPageBounded checks that an error page is at most 4 KiB,
 // whatever the Host or the path.
 func TestErrorPageBounded(t *testing.T) {
 	c, err := New(ampOrigin())

@@ -105,7 +105,7 @@ func mustRegistry() *ampcache.Registry {
 	return r
 }
 
-// TestSplitHost covers issue 16 #3: a Host that is not host[:port] is
+// TestSplitHost checks that a Host that is not host[:port] is
 // refused, so that nothing of it but the host name and the port as a
 // number reaches a Location.
 func TestSplitHost(t *testing.T) {
@@ -124,7 +124,7 @@ func TestSplitHost(t *testing.T) {
 		{in: "a.example:0080", name: "a.example", port: 80, hasPort: true, ok: true},
 		// An empty port is no port.
 		{in: "a.example:", name: "a.example", ok: true},
-		// Issue 16 #3, the reproducer: userinfo after the port.
+		// Userinfo after the port.
 		{in: "www-example-com.cdn.ampproject.org:1@evil.com"},
 		// A port above 65535.
 		{in: "a.example:65536"},

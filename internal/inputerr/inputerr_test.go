@@ -54,8 +54,8 @@ func TestError(t *testing.T) {
 }
 
 // A 10 MB input gives a message of at most 512 bytes, and the error keeps
-// no more than 100 bytes of it (issue: DomainPrefix of 10 MB allocated
-// ~255 MB in Error()).
+// no more than 100 bytes of it (DomainPrefix of 10 MB once allocated ~255 MB
+// in Error()).
 func TestErrorHugeInput(t *testing.T) {
 	huge := strings.Repeat("\x00", 10<<20)
 	err := New(sentinel, huge, strings.Repeat("d", 1000))
