@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-var sentinel = errors.New("pkg: bad thing")
+var errSentinel = errors.New("pkg: bad thing")
 
 func TestError(t *testing.T) {
 	tests := []struct {
@@ -39,15 +39,15 @@ func TestError(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var err error
 			if tt.cause != nil {
-				err = Wrap(sentinel, tt.input, tt.cause)
+				err = Wrap(errSentinel, tt.input, tt.cause)
 			} else {
-				err = New(sentinel, tt.input, tt.detail)
+				err = New(errSentinel, tt.input, tt.detail)
 			}
 			if got := err.Error(); got != tt.want {
 				t.Errorf("Error() = %q; want %q", got, tt.want)
 			}
-			if !errors.Is(err, sentinel) {
-				t.Errorf("errors.Is(%v, sentinel) = false", err)
+			if !errors.Is(err, errSentinel) {
+				t.Errorf("errors.Is(%v, errSentinel) = false", err)
 			}
 		})
 	}
@@ -58,7 +58,7 @@ func TestError(t *testing.T) {
 // in Error()).
 func TestErrorHugeInput(t *testing.T) {
 	huge := strings.Repeat("\x00", 10<<20)
-	err := New(sentinel, huge, strings.Repeat("d", 1000))
+	err := New(errSentinel, huge, strings.Repeat("d", 1000))
 	msg := err.Error()
 	if len(msg) > MaxMessage {
 		t.Errorf("len(Error()) = %d; want at most %d", len(msg), MaxMessage)
@@ -69,20 +69,20 @@ func TestErrorHugeInput(t *testing.T) {
 	if e := err.(*Error); len(e.input) > MaxQuoted+16 {
 		t.Errorf("the error keeps %d bytes of the input", len(e.input))
 	}
-	long := Wrap(sentinel, "x", errors.New(strings.Repeat("é", 600)))
+	long := Wrap(errSentinel, "x", errors.New(strings.Repeat("é", 600)))
 	if got := long.Error(); len(got) > MaxMessage || !strings.HasSuffix(got, "é...") {
 		t.Errorf("a long cause gives %d bytes ending %q", len(got), got[len(got)-8:])
 	}
 }
 
-// errors.Is finds the cause as well as the sentinel, through fmt's %w too,
+// errors.Is finds the cause as well as the errSentinel, through fmt's %w too,
 // as it finds a url.Error's.
 func TestWrapUnwrap(t *testing.T) {
-	err := fmt.Errorf("outer: %w", Wrap(sentinel, "in", context.Canceled))
-	if !errors.Is(err, sentinel) || !errors.Is(err, context.Canceled) {
-		t.Errorf("errors.Is: sentinel %v, cause %v; want both", errors.Is(err, sentinel), errors.Is(err, context.Canceled))
+	err := fmt.Errorf("outer: %w", Wrap(errSentinel, "in", context.Canceled))
+	if !errors.Is(err, errSentinel) || !errors.Is(err, context.Canceled) {
+		t.Errorf("errors.Is: errSentinel %v, cause %v; want both", errors.Is(err, errSentinel), errors.Is(err, context.Canceled))
 	}
-	if errors.Is(New(sentinel, "in", ""), context.Canceled) {
+	if errors.Is(New(errSentinel, "in", ""), context.Canceled) {
 		t.Error("an error without a cause matches context.Canceled")
 	}
 }
@@ -97,11 +97,11 @@ func TestNewClonesInput(t *testing.T) {
 }
 
 func TestField(t *testing.T) {
-	err := Field(sentinel, "cachetest", "WithRegistry", "nil registry")
+	err := Field(errSentinel, "cachetest", "WithRegistry", "nil registry")
 	if got, want := err.Error(), "cachetest: WithRegistry: nil registry"; got != want {
 		t.Errorf("Error() = %q; want %q", got, want)
 	}
-	if !errors.Is(err, sentinel) {
-		t.Error("errors.Is(Field(sentinel, ...), sentinel) = false")
+	if !errors.Is(err, errSentinel) {
+		t.Error("errors.Is(Field(errSentinel, ...), errSentinel) = false")
 	}
 }
