@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/urlspec/urlspec/ampcache"
 	"github.com/urlspec/urlspec/internal/host"
@@ -243,8 +244,17 @@ func domainToASCII(h string) (string, error) {
 			return "", hostError("host has a forbidden code point " + strconv.QuoteRune(rune(h[i])))
 		}
 	}
+	if !utf8.ValidString(h) {
+		// x/net/idna would read a bad byte as U+FFFD and encode it.
+		return "", hostError("host is not valid UTF-8")
+	}
 	a, err := host.Profile.ToASCII(h)
 	if err != nil {
+		return "", hostError("host is not a valid domain by UTS #46")
+	}
+	// The result must be a valid ASCII host in its own right, as the URL
+	// parser's output is when parsed again.
+	if again, err := host.Profile.ToASCII(a); err != nil || again != a {
 		return "", hostError("host is not a valid domain by UTS #46")
 	}
 	if a == "" {

@@ -85,6 +85,9 @@ func TestNew(t *testing.T) {
 		{name: "space in host", in: []string{"https://exa mple.com"}, wantErr: ErrInvalidOrigin},
 		// A percent-escape in the host: refused, not decoded.
 		{name: "percent in host", in: []string{"https://ex%61mple.com"}, wantErr: ErrInvalidOrigin},
+		// Invalid UTF-8 in the host (found by FuzzNew): x/net/idna would
+		// encode it as U+FFFD, an A-label that does not parse again.
+		{name: "invalid UTF-8", in: []string{"http://0\xbc0"}, wantErr: ErrInvalidOrigin},
 		// A joiner out of context (UTS #46 CheckJoiners), as a browser refuses it.
 		{name: "joiner A-label", in: []string{"https://xn--ab-m1t.com"}, wantErr: ErrInvalidOrigin},
 		// An IPv4 address in a form a browser would serialize otherwise.
@@ -270,4 +273,48 @@ func TestSerializeIPv6(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzNew reads hostile entries of Config.Origins: nothing panics, an
+// error names the field and stays short, and an accepted origin is a
+// fixed point: its serialization parses to itself and is allowed.
+func FuzzNew(f *testing.F) {
+	for _, s := range []string{
+		// Accepted forms.
+		"https://example.com", "HTTPS://WWW.Example.COM:443", "https://bücher.example", "http://localhost:08080",
+		"https://[::ffff:1.2.3.4]", "http://127.0.0.1:8080", "https://example.com:", "https://_dmarc.example.com",
+		// Refused ones.
+		"https://example.com/", "ftp://example.com", "https://u@example.com", "http://0x7f.1", "https://xn--ab-m1t.com",
+		"https://exa mple.com", "http://[fe80::1%25eth0]", "https://a..example", "null", "",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		origin, domain, err := parseOrigin("Config.Origins[0]", s)
+		if err != nil {
+			msg := err.Error()
+			if !strings.HasPrefix(msg, "ampcors: Config.Origins[0]: ") || len(msg) > maxMessage {
+				t.Fatalf("parseOrigin(%q): error %q (%d bytes)", s, msg, len(msg))
+			}
+			if !errors.Is(err, ErrInvalidOrigin) && !errors.Is(err, ErrTooLong) {
+				t.Fatalf("parseOrigin(%q): error %v wraps no sentinel", s, err)
+			}
+			return
+		}
+		again, _, err := parseOrigin("Config.Origins[0]", origin)
+		if err != nil || again != origin {
+			t.Fatalf("parseOrigin(%q) = %q, which parses to %q, %v", s, origin, again, err)
+		}
+		p, err := New(Config{Origins: []string{s}, Registry: &ampcache.Registry{}})
+		if err != nil {
+			// A host that a browser accepts may have no domain prefix.
+			if domain != "" && errors.Is(err, ErrInvalidOrigin) && strings.Contains(err.Error(), "host has no AMP Cache domain prefix: ampcache: ") {
+				return
+			}
+			t.Fatalf("New(%q): %v, but parseOrigin accepts it", s, err)
+		}
+		if !p.Allowed(origin) {
+			t.Fatalf("New(%q) does not allow %q", s, origin)
+		}
+	})
 }

@@ -6,6 +6,7 @@ package ampcors
 
 import (
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -546,6 +547,7 @@ func TestHandlerNoAllocs(t *testing.T) {
 		{"preflight", hdr("Origin", googleOrigin, "Access-Control-Request-Method", "PUT", "Access-Control-Request-Headers", "x-custom")},
 		{"same origin", hdr("AMP-Same-Origin", "true")},
 		{"no Origin", http.Header{}},
+		{"email", hdr("Origin", "https://mail.google.com", "AMP-Email-Sender", "news@example.com")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			method := "GET"
@@ -583,21 +585,27 @@ func BenchmarkHandler(b *testing.B) {
 	c := newTestPolicy(b)
 	h := c.Handler(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	for _, bc := range []struct {
-		name string
-		hdr  http.Header
+		name, query string
+		hdr         http.Header
 	}{
-		{"allowed=cache", hdr("Origin", googleOrigin)},
-		{"allowed=hash", hdr("Origin", hashOrigin)},
-		{"allowed=publisher", hdr("Origin", "https://www.example.com")},
-		{"preflight", hdr("Origin", googleOrigin, "Access-Control-Request-Method", "PUT", "Access-Control-Request-Headers", "x-custom")},
-		{"refused", hdr("Origin", evilOrigin)},
-		{"no-origin", http.Header{}},
+		{"allowed=cache", "", hdr("Origin", googleOrigin)},
+		{"allowed=hash", "", hdr("Origin", hashOrigin)},
+		{"allowed=publisher", "", hdr("Origin", "https://www.example.com")},
+		{"preflight", "", hdr("Origin", googleOrigin, "Access-Control-Request-Method", "PUT", "Access-Control-Request-Headers", "x-custom")},
+		{"refused", "", hdr("Origin", evilOrigin)},
+		{"no-origin", "", http.Header{}},
+		// A query of other parameters, read for __amp_source_origin.
+		{"allowed=cache,query", "?page=2&sort=date&q=amp", hdr("Origin", googleOrigin)},
+		// The echo of __amp_source_origin allocates its header value.
+		{"allowed=source-origin", "?__amp_source_origin=https%3A%2F%2Fwww.example.com", hdr("Origin", googleOrigin)},
+		{"refused=escaped-source-origin", "?%5F%5Famp_source_origin=https%3A%2F%2Fevil.com", hdr("Origin", googleOrigin)},
+		{"allowed=email", "", hdr("Origin", "https://mail.google.com", "AMP-Email-Sender", "news@example.com")},
 	} {
 		method := "GET"
 		if bc.hdr.Get("Access-Control-Request-Method") != "" {
 			method = "OPTIONS"
 		}
-		r := httptest.NewRequest(method, "https://www.example.com/api", nil)
+		r := httptest.NewRequest(method, "https://www.example.com/api"+bc.query, nil)
 		r.Header = bc.hdr
 		w := &nopWriter{h: make(http.Header)}
 		b.Run(bc.name, func(b *testing.B) {
@@ -763,6 +771,17 @@ func BenchmarkAllowed(b *testing.B) {
 	for _, h := range testHosts {
 		hosts[h] = true
 	}
+	// The floor: one lookup of a string already lowercased, in a map of
+	// the same allowed origins.
+	floor := maps.Clone(c.allowed)
+	b.Run("impl=map-floor", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if !floor[googleOrigin] {
+				b.Fatal("not allowed")
+			}
+		}
+	})
 	b.Run("impl=precomputed", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
