@@ -32,7 +32,8 @@ type Config struct {
 	// as a browser's URL parser reads the origin of a URL, and keeps it in
 	// the form the browser sends: letters may be in any case, a Unicode
 	// host becomes its ASCII form by the URL standard's rules, a default
-	// port is dropped, and a port's leading zeros are dropped. Anything
+	// port is dropped, a port's leading zeros are dropped, and an empty
+	// port (a trailing ":") is no port. Anything
 	// else (a path, even "/", a query, a fragment, userinfo, a
 	// percent-escape) is an error. There must be at least one.
 	Origins []string

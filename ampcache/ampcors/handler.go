@@ -112,8 +112,7 @@ func trimDefaultPort(b []byte) []byte {
 // never the input; next is not called.
 //
 // The __amp_source_origin check reads the query as net/url does (so
-// [net/url.URL.Query] and [net/http.Request.FormValue] see only what was
-// checked): names are unescaped, so "%5F%5Famp_source_origin" is the same
+// [net/url.URL.Query] sees only what was checked): names are unescaped, so "%5F%5Famp_source_origin" is the same
 // parameter as "__amp_source_origin". It reads more than net/url, so that
 // a parser with other rules behind next cannot be fooled either: names
 // compare ignoring ASCII case, ";" separates parameters as "&" does, and a
@@ -122,7 +121,8 @@ func trimDefaultPort(b []byte) []byte {
 // time, after unescaping; a value that is not validly escaped is refused.
 // The parameter is not removed: next sees the URL as sent, in which every
 // form of it holds the checked value. The middleware does not read the
-// body, so next must not take __amp_source_origin from a form body.
+// body, so next must read __amp_source_origin from r.URL.Query(), not
+// with [net/http.Request.FormValue], which prefers a form body's value.
 //
 // AMP for Email (version 2) sends AMP-Email-Sender, the sender's address,
 // and version 1 clients sent __amp_source_origin instead; the Origin is
@@ -185,7 +185,11 @@ const (
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p := h.p
 	wh := w.Header()
-	addVary(wh, p.vary)
+	if p.vary != nil {
+		addVary(wh, p.vary)
+	} else {
+		addVary(wh, hdrVaryOrigin) // the zero Policy
+	}
 
 	origins, hasOrigin := r.Header["Origin"]
 	if hasOrigin && (len(origins) != 1 || !wellFormedOrigin(origins[0])) {

@@ -403,6 +403,31 @@ func TestHandler(t *testing.T) {
 	}
 }
 
+// TestZeroPolicy checks that the zero Policy allows nothing and does not
+// panic.
+func TestZeroPolicy(t *testing.T) {
+	var p Policy
+	if p.Allowed("https://example.com") {
+		t.Error("the zero Policy allows an Origin")
+	}
+	for _, tc := range []corsCase{
+		// An Origin: refused.
+		{name: "origin", header: hdr("Origin", "https://example.com"), vary: "Accept", want: 403},
+		// A sender: AMP for Email is off, so the Origin decides.
+		{name: "sender", header: hdr("Origin", "https://example.com", "AMP-Email-Sender", "news@example.com"), want: 403},
+		// No Origin: not CORS, reaches next.
+		{name: "no origin", want: 299},
+	} {
+		w, _ := serve(&p, tc)
+		if w.Code != tc.want {
+			t.Errorf("%s: status %d, want %d", tc.name, w.Code, tc.want)
+		}
+		if !strings.Contains(strings.Join(w.Header().Values("Vary"), ", "), "Origin") {
+			t.Errorf("%s: Vary %q lacks Origin", tc.name, w.Header().Values("Vary"))
+		}
+	}
+}
+
 // TestHandlerEveryCache checks every cache of the built-in registry: the
 // cache origins of each publisher host are allowed, and another
 // publisher's are refused, through a real HTTP round trip.
