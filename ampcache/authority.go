@@ -128,7 +128,3 @@ func isDigits(s string) bool {
 	}
 	return true
 }
-
-// hasPrefixFold is host.HasPrefixFold, for the CORS middleware until it
-// leaves this package.
-func hasPrefixFold(s, prefix string) bool { return host.HasPrefixFold(s, prefix) }
