@@ -138,10 +138,12 @@ func (r *Registry) appendSource(dst []byte, cacheURL string) ([]byte, Serving, e
 	if serving == "ii" {
 		var w string
 		w, path = cutSegment(path)
-		s = Serving(dirs[:len("ii/")+len(w)]) // "ii\w1" is "ii/w1": see ParseCacheURL
 		if !strings.HasPrefix(w, "w") || !isWidth(w[1:]) {
 			return dst, "", servingError(cacheURL, "want a width after /ii/")
 		}
+		// dirs is "ii", a separator and w; "ii\w1" is "ii/w1" (see
+		// ParseCacheURL).
+		s = Serving(dirs[:len("ii/")+len(w)])
 	} else if !sourceServing(serving) {
 		return dst, "", servingError(cacheURL, strconv.Quote(serving)+" is not a serving type")
 	}

@@ -412,6 +412,8 @@ func TestParseCacheURL(t *testing.T) {
 		{in: `https://example-com.cdn.ampproject.org/ii\w800/example.com/a.png`, want: "http://example.com/a.png", s: "ii/w800"},
 		// The spec's amp_latest_update_time is cache-only, escaped or not.
 		{in: "https://example-com.cdn.ampproject.org/c/s/example.com/?a=1&amp_latest_update_time=2&amp%5Fr=3", want: "https://example.com/?a=1", s: Content},
+		// "ii" that ends the path, found by FuzzParseServing (a panic).
+		{in: "https://example-com.cdn.ampproject.org/ii", wantErr: ErrInvalidServing},
 		// Not on a cache.
 		{in: "https://example.com/c/s/example.com/", wantErr: ErrNotCacheURL},
 	}
