@@ -154,16 +154,19 @@ func (c *Cache) IsCacheHost(host string) bool {
 //
 //  1. a method other than GET or HEAD gets 405, and a URL over
 //     [MaxURLLength] bytes gets 414;
-//  2. a host that is not on a cache domain gets 404;
+//  2. a Host that is not a host name and an optional port gets 400, and a
+//     host that is not on a cache domain ([ampcache.Registry.SplitCacheHost])
+//     gets 404;
 //  3. the path must be /<serving>/[s/]<host>/<path> with a serving type of
 //     c, v, i, ii/w<N> or r (spec: "URL Path"); any other gets 404. The
-//     cache URL is mapped back to the publisher URL with
-//     [ampcache.Registry.SourceURL]; a URL that maps to none gets 404;
+//     cache URL is mapped back to the publisher URL, without the cache-only
+//     query parameters, and its serving type read, in one parse by
+//     [ampcache.Registry.ParseCacheURL]; a URL that maps to none gets 404;
 //  4. a host whose prefix is not the publisher host's
 //     [ampcache.DomainPrefix] is redirected (301) to the right one, with
 //     the same path and query (spec: "Domain Name Prefix");
-//  5. the publisher URL is fetched from the origin without the cache-only
-//     query parameters (spec: "URL Path"), following redirects up to the
+//  5. the publisher URL is fetched from the origin (without the cache-only
+//     query parameters, spec: "URL Path"), following redirects up to the
 //     bound (spec: "Redirects");
 //  6. an origin status other than 200 gets 404 with an error page (spec:
 //     "Not Found" and "Server Errors"), as do a fetch that fails, times
