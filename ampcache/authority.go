@@ -1,6 +1,14 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package ampcache
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/urlspec/urlspec/internal/host"
+)
 
 // maxURLLen bounds the URLs that CacheURL and SourceURL read: Chromium's
 // url::kMaxURLChars, 2 MiB. No browser navigates to a longer URL.
@@ -9,17 +17,18 @@ const maxURLLen = 2 << 20
 // urlParts are the parts of an absolute http or https URL that the cache
 // URL format moves around.
 type urlParts struct {
-	https bool   // the scheme is https, else http
-	host  string // the host, as it is in the URL
-	port  string // the port digits, or "" if none or empty
-	rest  string // the path, query and fragment, byte for byte
+	https   bool   // the scheme is https, else http
+	host    string // the host, as it is in the URL
+	port    int    // the port, if hasPort
+	hasPort bool   // the URL has a non-empty port
+	rest    string // the path, query and fragment, byte for byte
 }
 
 // splitURL splits rawURL, an absolute http or https URL with an authority,
 // into its parts, scanning it as the WHATWG URL parser scans a special URL:
 // the scheme is case-insensitive, "\" is read as "/" in "//" and at the end
-// of the authority, and the port is ASCII digits, with an empty port the
-// same as none. It departs from a browser in rejecting what it would
+// of the authority, and the port follows host.Port (ASCII digits, leading
+// zeros allowed, at most 65535), with an empty port the same as none. It departs from a browser in rejecting what it would
 // repair or hide, so that no URL is silently rewritten (see "Cache URLs" in
 // the package documentation): any ASCII control character or DEL, fewer
 // or more than two slashes after the scheme, userinfo, an IPv6 literal,
@@ -37,9 +46,9 @@ func splitURL(rawURL string) (urlParts, error) {
 	}
 	var rest string
 	switch {
-	case hasPrefixFold(rawURL, "https:"):
+	case host.HasPrefixFold(rawURL, "https:"):
 		u.https, rest = true, rawURL[len("https:"):]
-	case hasPrefixFold(rawURL, "http:"):
+	case host.HasPrefixFold(rawURL, "http:"):
 		rest = rawURL[len("http:"):]
 	default:
 		return u, newError(ErrInvalidURL, rawURL, "not an http or https URL")
@@ -65,12 +74,11 @@ func splitURL(rawURL string) (urlParts, error) {
 	}
 	u.host = auth
 	if i := strings.LastIndexByte(auth, ':'); i >= 0 {
-		u.host, u.port = auth[:i], strings.TrimLeft(auth[i+1:], "0")
-		if u.port == "" && i+1 < len(auth) {
-			u.port = "0" // all zeros: port 0
-		}
-		if len(u.port) > 5 || !isDigits(u.port) || len(u.port) == 5 && u.port > "65535" {
-			return u, newError(ErrInvalidURL, rawURL, "invalid port")
+		u.host = auth[:i]
+		if p := auth[i+1:]; p != "" {
+			if u.port, u.hasPort = host.Port(p); !u.hasPort {
+				return u, newError(ErrInvalidURL, rawURL, "invalid port")
+			}
 		}
 	}
 	if u.host == "" {
@@ -82,7 +90,7 @@ func splitURL(rawURL string) (urlParts, error) {
 // defaultPort reports whether u's port is the default port of its scheme:
 // none, 80 for http, 443 for https.
 func (u *urlParts) defaultPort() bool {
-	return u.port == "" || u.https && u.port == "443" || !u.https && u.port == "80"
+	return !u.hasPort || u.https && u.port == 443 || !u.https && u.port == 80
 }
 
 // indexControl returns the index of the first ASCII control character or
@@ -115,51 +123,6 @@ func isSlash(c byte) bool { return c == '/' || c == '\\' }
 func isDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// endsInNumber reports whether a URL parser reads the ASCII host h as an
-// IPv4 address: the WHATWG URL standard's "ends in a number checker", on
-// the last label after one trailing dot is removed. The label is all
-// digits, or "0x" and hexadecimal digits.
-func endsInNumber(h string) bool {
-	h = strings.TrimSuffix(h, ".")
-	last := h[strings.LastIndexByte(h, '.')+1:]
-	if last == "" {
-		return false
-	}
-	if isDigits(last) {
-		return true
-	}
-	if len(last) < 2 || last[0] != '0' || lower(last[1]) != 'x' {
-		return false
-	}
-	for i := 2; i < len(last); i++ {
-		c := lower(last[i])
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
-// hasPrefixFold reports whether s begins with the lowercase ASCII prefix,
-// ignoring ASCII case in s.
-func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && equalFold(s[:len(prefix)], prefix)
-}
-
-// equalFold reports whether s equals the lowercase ASCII string t,
-// ignoring ASCII case in s.
-func equalFold(s, t string) bool {
-	if len(s) != len(t) {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if lower(s[i]) != t[i] {
 			return false
 		}
 	}

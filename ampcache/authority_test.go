@@ -1,3 +1,7 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package ampcache
 
 import (
@@ -53,7 +57,7 @@ func TestSplitURL(t *testing.T) {
 		wantErr error
 	}{
 		// Scheme, host, port and the rest.
-		{in: "https://example.com:8443/a?b#c", want: urlParts{https: true, host: "example.com", port: "8443", rest: "/a?b#c"}},
+		{in: "https://example.com:8443/a?b#c", want: urlParts{https: true, host: "example.com", port: 8443, hasPort: true, rest: "/a?b#c"}},
 		// http, no port, no path.
 		{in: "http://example.com", want: urlParts{host: "example.com"}},
 		// The scheme in any case.
@@ -66,12 +70,12 @@ func TestSplitURL(t *testing.T) {
 		{in: "http://example.com#a", want: urlParts{host: "example.com", rest: "#a"}},
 		// An empty port is no port.
 		{in: "http://example.com:/", want: urlParts{host: "example.com", rest: "/"}},
-		// Leading zeros of a port are dropped.
-		{in: "http://example.com:0080/", want: urlParts{host: "example.com", port: "80", rest: "/"}},
+		// Leading zeros of a port are allowed (host.Port).
+		{in: "http://example.com:0080/", want: urlParts{host: "example.com", port: 80, hasPort: true, rest: "/"}},
 		// A port of zeros is port 0.
-		{in: "http://example.com:000/", want: urlParts{host: "example.com", port: "0", rest: "/"}},
+		{in: "http://example.com:000/", want: urlParts{host: "example.com", port: 0, hasPort: true, rest: "/"}},
 		// The largest port.
-		{in: "http://example.com:65535/", want: urlParts{host: "example.com", port: "65535", rest: "/"}},
+		{in: "http://example.com:65535/", want: urlParts{host: "example.com", port: 65535, hasPort: true, rest: "/"}},
 		// One more.
 		{in: "http://example.com:65536/", wantErr: ErrInvalidURL},
 		// A sign is not a digit.
@@ -99,41 +103,6 @@ func TestSplitURL(t *testing.T) {
 			}
 			if got != tt.want || !errors.Is(err, tt.wantErr) || (err == nil) != (tt.wantErr == nil) {
 				t.Fatalf("splitURL(%q) = %+v, %v; want %+v, %v", tt.in, got, err, tt.want, tt.wantErr)
-			}
-		})
-	}
-}
-
-func TestEndsInNumber(t *testing.T) {
-	tests := []struct {
-		in   string
-		want bool
-	}{
-		// WHATWG: a dotted-decimal IPv4 address.
-		{"192.0.2.1", true},
-		// WHATWG: one number is an IPv4 address too.
-		{"3232235777", true},
-		// WHATWG: a hexadecimal last label.
-		{"example.0x7f", true},
-		// WHATWG: "0x" alone is the number 0.
-		{"example.0x", true},
-		// WHATWG: the root dot is removed first.
-		{"1.2.3.4.", true},
-		// A label with a letter is a domain label.
-		{"example.com", false},
-		// Digits then a letter.
-		{"example.1a", false},
-		// Not hexadecimal after "0x".
-		{"example.0xg", false},
-		// A numeric label that is not the last one.
-		{"1.example", false},
-		// Empty.
-		{"", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			if got := endsInNumber(tt.in); got != tt.want {
-				t.Errorf("endsInNumber(%q) = %v; want %v", tt.in, got, tt.want)
 			}
 		})
 	}

@@ -1,3 +1,7 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package ampcache
 
 import (
@@ -8,7 +12,7 @@ import (
 	"testing"
 )
 
-// TestBuiltinCaches checks the generated table against issue 4's record of
+// TestBuiltinCaches checks the generated table against the record of
 // caches.json, and against data/caches.json through ParseCaches.
 func TestBuiltinCaches(t *testing.T) {
 	want := []Cache{

@@ -1,3 +1,7 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package ampcache
 
 import (
@@ -5,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/urlspec/urlspec/internal/host"
 )
 
 // Serving is the path prefix directory of a cache URL: the kind of serving
@@ -82,15 +88,18 @@ func isWidth(w string) bool {
 // as [Content] is
 // https://www-example-com.cdn.ampproject.org/c/s/www.example.com/a/b.html?q=1.
 //
-// publisherURL must be an absolute http or https URL with a host name, and
-// without userinfo. The host in the path is its ASCII, lowercase form, as
-// a URL parser serialises it. The path, query and fragment are kept byte
-// for byte, with no re-escaping, so that "https://example.com" has no "/"
-// after the host and "https://example.com/" keeps it. The default port is
-// dropped; any other is kept in the path as "%3A" and the port, which
-// [SourceURL] reads back. cacheDomain is a host name, in any case; s is a
-// [Serving]. See "Cache URLs" in the package documentation for the
-// decisions behind these rules.
+// publisherURL must be an absolute http or https URL with a host name that
+// a browser's URL parser accepts, and without userinfo. The host in the
+// path is its ASCII, lowercase form, as a URL parser serialises it, and
+// the subdomain is [DomainPrefix] of that ASCII host. The path, query and
+// fragment are kept byte for byte, except that what a browser
+// percent-encodes is encoded as it does (a space is "%20"), so
+// that "https://example.com" has no "/" after the host and
+// "https://example.com/" keeps it. The default port is dropped; any other
+// is kept in the path as "%3A" and the port, which [SourceURL] reads back.
+// cacheDomain is a host name, in any case; s is a [Serving]. See "Cache
+// URLs" in the package documentation for the decisions behind these rules,
+// and for how CacheURL and DomainPrefix differ.
 //
 // A result of up to 512 bytes costs one allocation.
 func CacheURL(cacheDomain, publisherURL string, s Serving) (string, error) {
@@ -117,13 +126,13 @@ func AppendCacheURL(dst []byte, cacheDomain, publisherURL string, s Serving) ([]
 	if err != nil {
 		return dst, err
 	}
-	host, err := asciiHost(publisherURL, u.host)
+	h, err := asciiHost(publisherURL, u.host)
 	if err != nil {
 		return dst, err
 	}
 	orig := len(dst)
 	dst = append(dst, "https://"...)
-	if dst, err = AppendDomainPrefix(dst, host); err != nil {
+	if dst, err = AppendDomainPrefix(dst, h); err != nil {
 		return dst[:orig], err
 	}
 	dst = append(dst, '.')
@@ -134,20 +143,68 @@ func AppendCacheURL(dst []byte, cacheDomain, publisherURL string, s Serving) ([]
 		dst = append(dst, "/s"...)
 	}
 	dst = append(dst, '/')
-	dst = appendLower(dst, host)
+	dst = appendLower(dst, h)
 	if !u.defaultPort() {
 		dst = append(dst, "%3A"...)
-		dst = append(dst, u.port...)
+		dst = strconv.AppendInt(dst, int64(u.port), 10)
 	}
-	return append(dst, u.rest...), nil
+	return appendEscaped(dst, u.rest), nil
+}
+
+// Parts of a URL after the host, for appendEscaped.
+const (
+	inPath = iota
+	inQuery
+	inFragment
+)
+
+// escapes[part][c] reports whether a browser percent-encodes the byte c in
+// that part of a special URL (the WHATWG URL standard's path, query and
+// fragment percent-encode sets): C0 controls, space, '"', '<', '>' and bytes
+// from 0x7F, and '`' in the path and the fragment. '#' and '?' delimit the
+// parts, and a lone '%' stays as it is.
+var escapes = func() (t [3][256]bool) {
+	for part := range t {
+		for c := range 256 {
+			switch {
+			case c <= ' ' || c >= 0x7F, c == '"', c == '<', c == '>':
+				t[part][c] = true
+			case c == '`':
+				t[part][c] = part != inQuery
+			}
+		}
+	}
+	return t
+}()
+
+// appendEscaped appends rest, the path, query and fragment of a URL, to
+// dst, percent-encoding the bytes a browser encodes in each part.
+func appendEscaped(dst []byte, rest string) []byte {
+	const hex = "0123456789ABCDEF"
+	part := inPath
+	for i := 0; i < len(rest); i++ {
+		c := rest[i]
+		switch {
+		case c == '?' && part == inPath:
+			part = inQuery
+		case c == '#' && part != inFragment:
+			part = inFragment
+		case escapes[part][c]:
+			dst = append(dst, '%', hex[c>>4], hex[c&15])
+			continue
+		}
+		dst = append(dst, c)
+	}
+	return dst
 }
 
 // asciiHost returns the host h of rawURL in ASCII form, as a URL parser
-// reads it, or an error if it is not a domain: it percent-decodes h and
-// maps it by UTS #46 when h has a "%" or a non-ASCII byte, and rejects a
-// forbidden domain code point, a host that a URL parser reads as an IPv4
-// address, and a host without a dot. An ASCII host is returned as it is,
-// in any case.
+// reads it, or an error if it is not a domain that a browser accepts: it
+// percent-decodes h and maps it with host.Profile when h has a "%" or a
+// non-ASCII byte, validates its A-labels ("xn--") with host.Profile, and
+// rejects invalid UTF-8, a forbidden domain code point, a host that a URL
+// parser reads as an IPv4 address, and a host without a dot. An ASCII host
+// is returned as it is, in any case.
 func asciiHost(rawURL, h string) (string, error) {
 	var seen uint8
 	for i := 0; i < len(h); i++ {
@@ -158,7 +215,7 @@ func asciiHost(rawURL, h string) (string, error) {
 		return unicodeHost(rawURL, h)
 	case seen&hostForbidden != 0:
 		for i := 0; i < len(h); i++ {
-			if forbidden(h[i]) {
+			if host.Forbidden(h[i]) {
 				return "", newError(ErrInvalidHost, rawURL, "forbidden code point "+quoteByte(h[i])+" in host")
 			}
 		}
@@ -166,10 +223,33 @@ func asciiHost(rawURL, h string) (string, error) {
 		// The AMP runtime rejects it ("Expected a . in origin"), and in a
 		// cache path the http host "s" would read as the https infix.
 		return "", newError(ErrInvalidHost, rawURL, "a host name without a dot")
-	case endsInNumber(h):
+	case host.EndsInANumber(h):
 		return "", newError(ErrInvalidHost, rawURL, "an IPv4 address, not a domain")
+	case hasALabel(h):
+		// A browser decodes and validates A-labels: "xn--ab-m1t" (a
+		// joiner out of context) and "xn--example-tge" (not NFC) are
+		// refused.
+		if err := checkLabels(rawURL, h); err != nil {
+			return "", err
+		}
+		if _, err := host.Profile.ToASCII(h); err != nil {
+			return "", newError(ErrInvalidHost, rawURL, "host is not a valid internationalized domain name")
+		}
 	}
 	return h, nil
+}
+
+// hasALabel reports whether the ASCII host h has a label that starts with
+// "xn--", in any case.
+func hasALabel(h string) bool {
+	for rest, more := h, true; more; {
+		var label string
+		label, rest, more = cutLabel(rest)
+		if hasACEPrefix(label) {
+			return true
+		}
+	}
+	return false
 }
 
 // Bits of hostClass: what a byte of a host asks of asciiHost.
@@ -177,7 +257,6 @@ const (
 	hostDecode    = 1 << iota // "%" or a non-ASCII byte: decode and map
 	hostForbidden             // a forbidden domain code point
 	hostDot                   // "."
-	hostUpper                 // an ASCII upper case letter
 )
 
 var hostClass = func() (t [256]uint8) {
@@ -185,12 +264,10 @@ var hostClass = func() (t [256]uint8) {
 		switch c := byte(i); {
 		case c == '%' || c >= utf8.RuneSelf:
 			t[i] = hostDecode
-		case forbidden(c):
+		case host.Forbidden(c):
 			t[i] = hostForbidden
 		case c == '.':
 			t[i] = hostDot
-		case 'A' <= c && c <= 'Z':
-			t[i] = hostUpper
 		}
 	}
 	return t
@@ -206,7 +283,11 @@ func unicodeHost(rawURL, h string) (string, error) {
 	if len(d) > maxInput {
 		return "", newError(ErrTooLong, rawURL, "host too long")
 	}
-	a, err := hostProfile.ToASCII(d)
+	if !utf8.ValidString(d) {
+		// A browser would read U+FFFD; the publisher named no such host.
+		return "", newError(ErrInvalidHost, rawURL, "host is not valid UTF-8")
+	}
+	a, err := host.Profile.ToASCII(d)
 	if err != nil {
 		return "", newError(ErrInvalidHost, rawURL, "host is not a valid internationalized domain name")
 	}
@@ -229,7 +310,7 @@ func appendLower(dst []byte, s string) []byte {
 	n := len(dst)
 	dst = append(dst, s...)
 	for i := n; i < len(dst); i++ {
-		dst[i] = lower(dst[i])
+		dst[i] = host.Lower(dst[i])
 	}
 	return dst
 }

@@ -1,12 +1,17 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package ampcache
 
 import (
 	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
 
-	"golang.org/x/net/idna"
+	"github.com/urlspec/urlspec/internal/host"
 )
 
 const google = "cdn.ampproject.org"
@@ -75,8 +80,36 @@ var cacheURLTests = []struct {
 	{name: "d no slash", cache: google, in: "https://example.com", s: Content, want: "https://example-com.cdn.ampproject.org/c/s/example.com"},
 	// Decision d: a query straight after the host.
 	{name: "d query", cache: google, in: "https://example.com?q=1", s: Content, want: "https://example-com.cdn.ampproject.org/c/s/example.com?q=1"},
-	// Decision d: the path, query and fragment are byte for byte.
-	{name: "d bytes", cache: google, in: "https://example.com/a%2Fb/%7e/ä?q=%20&q=a+b#frag/%41", s: Content, want: "https://example-com.cdn.ampproject.org/c/s/example.com/a%2Fb/%7e/ä?q=%20&q=a+b#frag/%41"},
+	// Decision d: the path, query and fragment are byte for byte, but for
+	// what a browser percent-encodes (here "ä").
+	{name: "d bytes", cache: google, in: "https://example.com/a%2Fb/%7e/ä?q=%20&q=a+b#frag/%41", s: Content, want: "https://example-com.cdn.ampproject.org/c/s/example.com/a%2Fb/%7e/%C3%A4?q=%20&q=a+b#frag/%41"},
+	// Space, '"', '<' and '>' were copied
+	// into the path unescaped.
+	{name: "escape path space quote angle", cache: google, in: `https://example.com/a b"<c>`, s: Content, want: "https://example-com.cdn.ampproject.org/c/s/example.com/a%20b%22%3Cc%3E"},
+	// '`' is escaped in the path and the fragment, not in the query.
+	{name: "escape backtick", cache: google, in: "https://example.com/`?`#`", s: Content, want: "https://example-com.cdn.ampproject.org/c/s/example.com/%60?`#%60"},
+	// the query escapes space, '"', '<', '>' and non-ASCII bytes.
+	{name: "escape query", cache: google, in: `https://example.com/?q=a b"<>é`, s: Content, want: "https://example-com.cdn.ampproject.org/c/s/example.com/?q=a%20b%22%3C%3E%C3%A9"},
+	// a lone "%" stays as it is, as in a browser.
+	{name: "escape lone percent", cache: google, in: "https://example.com/100%?a=%zz#%", s: Content, want: "https://example-com.cdn.ampproject.org/c/s/example.com/100%?a=%zz#%"},
+	// "#" and "?" in the fragment stay.
+	{name: "escape fragment delimiters", cache: google, in: "https://example.com/#a?b#c d", s: Content, want: "https://example-com.cdn.ampproject.org/c/s/example.com/#a?b#c%20d"},
+	// Invalid UTF-8 in the host was read as U+FFFD.
+	{name: "invalid host UTF-8", cache: google, in: "https://ex%FFample.com/", s: Content, wantErr: ErrInvalidHost},
+	// An A-label with a joiner out of context.
+	{name: "invalid A-label joiner", cache: google, in: "https://xn--ab-m1t.com/", s: Content, wantErr: ErrInvalidHost},
+	// An A-label that is not NFC.
+	{name: "invalid A-label not NFC", cache: google, in: "https://xn--example-tge.com/", s: Content, wantErr: ErrInvalidHost},
+	// the same A-label in upper case.
+	{name: "invalid A-label upper", cache: google, in: "https://XN--AB-M1T.com/", s: Content, wantErr: ErrInvalidHost},
+	// "--" at positions 3 and 4 is valid, as in a browser
+	// (no CheckHyphens); its prefix is the fallback.
+	{name: "valid in--trouble", cache: google, in: "https://in--trouble.com/", s: Content, want: "https://" + FallbackPrefix("in--trouble.com") + ".cdn.ampproject.org/c/s/in--trouble.com/"},
+	// "_" is valid (no STD3 rules), in a
+	// Unicode host too, where CacheURL used to refuse it.
+	{name: "valid _dmarc unicode", cache: google, in: "https://_dmarc.例.com/", s: Content, want: "https://" + FallbackPrefix("_dmarc.xn--fsq.com") + ".cdn.ampproject.org/c/s/_dmarc.xn--fsq.com/"},
+	// "in--trouble" in a Unicode host, which CacheURL used to refuse.
+	{name: "valid in--trouble unicode", cache: google, in: "https://in--trouble.例.com/", s: Content, want: "https://" + FallbackPrefix("in--trouble.xn--fsq.com") + ".cdn.ampproject.org/c/s/in--trouble.xn--fsq.com/"},
 	// Decision d: cache-only parameters in a publisher URL are kept.
 	{name: "d cache-only params", cache: google, in: "https://example.com/?usqp=1", s: Content, want: "https://example-com.cdn.ampproject.org/c/s/example.com/?usqp=1"},
 	// Decision e: the default https port is dropped.
@@ -244,8 +277,8 @@ func slowCacheURL(cacheDomain, publisherURL string, s Serving) (string, bool) {
 	i := strings.Index(publisherURL, "//")
 	rest := publisherURL[i+2:]
 	rest = rest[len(u.Host):]
-	host, err := idna.Lookup.ToASCII(u.Hostname())
-	if err != nil {
+	host, err := host.Profile.ToASCII(u.Hostname())
+	if err != nil || host != strings.ToLower(u.Hostname()) && strings.Contains(strings.ToLower(u.Hostname()), "xn--") {
 		return "", false
 	}
 	prefix, err := DomainPrefix(host)
@@ -272,7 +305,35 @@ func slowCacheURL(cacheDomain, publisherURL string, s Serving) (string, bool) {
 	if port != "" {
 		out += "%3A" + port
 	}
-	return out + rest, true
+	return out + slowEscape(rest), true
+}
+
+// slowEscape percent-encodes, in the path, query and fragment rest, what
+// the WHATWG URL standard's percent-encode sets for a special URL hold:
+// C0 controls, space, '"', '<', '>', bytes from 0x7F, and '`' outside the
+// query.
+func slowEscape(rest string) string {
+	path, fragment, hasFragment := strings.Cut(rest, "#")
+	path, query, hasQuery := strings.Cut(path, "?")
+	esc := func(s, set string) string {
+		var b strings.Builder
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c <= ' ' || c >= 0x7F || strings.IndexByte(set, c) >= 0 {
+				fmt.Fprintf(&b, "%%%02X", c)
+			} else {
+				b.WriteByte(c)
+			}
+		}
+		return b.String()
+	}
+	out := esc(path, "\"<>`")
+	if hasQuery {
+		out += "?" + esc(query, "\"<>")
+	}
+	if hasFragment {
+		out += "#" + esc(fragment, "\"<>`")
+	}
+	return out
 }
 
 func BenchmarkCacheURL(b *testing.B) {
@@ -363,7 +424,57 @@ func FuzzCacheURL(f *testing.F) {
 			t.Fatalf("CacheURL(%q, %q) = %q; slow oracle %q", in, s, got, slow)
 		}
 		checkRoundTrip(t, google, in, Serving(s))
+		checkNetURLParts(t, in, got)
+		checkPrefixAgrees(t, in, got, Serving(s))
 	})
+}
+
+// checkNetURLParts checks that net/url reads the cache URL c of the
+// publisher URL in with the same path, query and fragment as in, after the
+// cache's own path prefix when net/url reads in as a browser
+// does (no "\\").
+func checkNetURLParts(t *testing.T, in, c string) {
+	t.Helper()
+	pin, err := url.Parse(in)
+	if err != nil || strings.Contains(in, "\\") {
+		return
+	}
+	pc, err := url.Parse(c)
+	if err != nil {
+		t.Fatalf("url.Parse(CacheURL(%q) = %q): %v", in, c, err)
+	}
+	switch {
+	case !strings.HasSuffix(pc.Path, pin.Path) || pin.Path == "" && strings.HasSuffix(c, "/") && !strings.HasSuffix(in, "/"):
+		t.Errorf("CacheURL(%q) = %q: path %q; want it to end in %q", in, c, pc.Path, pin.Path)
+	case fmt.Sprint(pc.Query()) != fmt.Sprint(pin.Query()):
+		t.Errorf("CacheURL(%q) = %q: query %v; want %v", in, c, pc.Query(), pin.Query())
+	case pc.Fragment != pin.Fragment:
+		t.Errorf("CacheURL(%q) = %q: fragment %q; want %q", in, c, pc.Fragment, pin.Fragment)
+	}
+}
+
+// checkPrefixAgrees checks the rules that tie CacheURL to DomainPrefix
+// CacheURL serves no host that DomainPrefix refuses, and its
+// subdomain is DomainPrefix of the ASCII host it writes in its path.
+func checkPrefixAgrees(t *testing.T, in, c string, s Serving) {
+	t.Helper()
+	u, _ := splitURL(in)
+	h, err := url.PathUnescape(u.host)
+	if err != nil {
+		t.Fatalf("CacheURL(%q) = %q, of a host that does not unescape", in, c)
+	}
+	if _, err := DomainPrefix(h); err != nil {
+		t.Errorf("CacheURL(%q) = %q, but DomainPrefix(%q): %v", in, c, h, err)
+	}
+	sub, path, _ := strings.Cut(strings.TrimPrefix(c, "https://"), ".")
+	_, path, _ = strings.Cut(path, "/"+string(s)+"/")
+	if u.https {
+		path = strings.TrimPrefix(path, "s/")
+	}
+	written := path[:strings.IndexAny(path+"/", "/%?#\\")]
+	if want, err := DomainPrefix(written); err != nil || want != sub {
+		t.Errorf("CacheURL(%q) = %q: subdomain %q; DomainPrefix(%q) = %q, %v", in, c, sub, written, want, err)
+	}
 }
 
 // netURLCacheURL builds a cache URL with net/url, for BenchmarkCacheURL.

@@ -1,10 +1,19 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 // Package ampcache implements the AMP Cache URL format: how an AMP Cache
 // rewrites a publisher's URLs, and how a publisher reads a cache's CORS
-// Origin back. The spec is "AMP Cache URL Format and Request Handling"
-// (https://amp.dev/documentation/guides-and-tutorials/learn/amp-caches-and-cors/amp-cache-urls/,
-// a copy in shared/spec/amp-cache-url-format.md). This package follows it
-// except where the decisions below fill a silence or settle a question on
-// which the existing implementations disagree.
+// Origin back. The spec is amp.dev's "AMP Cache URL format and request
+// handling"
+// (https://amp.dev/documentation/guides-and-tutorials/learn/amp-caches-and-cors/amp-cache-urls/).
+// Punycode is RFC 3492 (https://www.rfc-editor.org/rfc/rfc3492), and hosts
+// are read as the WHATWG URL standard (https://url.spec.whatwg.org/) reads
+// them, with UTS #46 (https://www.unicode.org/reports/tr46/). This package
+// follows the spec except where the decisions below fill a silence or
+// settle a question on which the existing implementations disagree. It is
+// pure: no I/O, no goroutines; the CORS middleware for publishers is
+// package ampcache/ampcors.
 //
 // # Domain prefix
 //
@@ -15,10 +24,12 @@
 // cannot give a valid DNS label. Decisions:
 //
 //	a. Input. The domain is a host as it appears in a URL: ASCII A-labels or
-//	   Unicode U-labels, in any case. It is processed as a browser does, with
-//	   UTS #46 non-transitional processing (golang.org/x/net/idna's Lookup
-//	   configuration: lowercase, NFC, "ß" kept, "。" is a dot). One trailing
-//	   root dot is dropped, so "example.com." means "example.com".
+//	   Unicode U-labels, in any case. It is processed as a browser's URL
+//	   parser does ("domain to ASCII" of the WHATWG URL standard): UTS #46
+//	   non-transitional processing (lowercase, NFC, "ß" kept, "。" is a dot),
+//	   with CheckBidi and CheckJoiners. One trailing root dot is dropped, so
+//	   "example.com." means "example.com". A URL is not a domain: the error
+//	   says so.
 //	b. Errors. These are errors, each wrapping a sentinel for [errors.Is]:
 //	   an empty domain ([ErrEmpty]); an empty label, as in "a..b", ".a" or
 //	   "..." ([ErrEmptyLabel]); a forbidden domain code point of the WHATWG
@@ -32,9 +43,11 @@
 //	   than 63 characters (counted after the wrap and the punycode encoding);
 //	   when it would hold no "-" (the dotless "localhost"): the reverse
 //	   algorithm reads a prefix without a hyphen as a hash, so it must be
-//	   one; when the publisher host fails UTS #46 validation for lookup
-//	   (CheckHyphens, STD3 rules, joiners, no leading combining mark:
-//	   "in--trouble.com", "-foo.com", "_dmarc.example.com"); and when the
+//	   one; when the publisher host fails the browser's UTS #46 validation
+//	   (joiners, Bidi, no leading combining mark, A-labels that are not in
+//	   mapped NFC form), or the AMP label rules that a DNS label needs on
+//	   top of it, the STD3 rules and CheckHyphens ("in--trouble.com",
+//	   "-foo.com", "_dmarc.example.com", "≠.com"); and when the
 //	   prefix itself fails IDNA validation as one label, with the Bidi rule
 //	   of RFC 5893, as Google's amppackager checks it ("hello." followed by
 //	   an Arabic domain puts LTR and RTL in one label; "xn--xgb49a.xn--xgb6g"
@@ -49,8 +62,11 @@
 //	   snowflake agree on this.
 //
 // [AppendDomainPrefix] makes no allocations for an ASCII domain with no
-// A-label; Unicode domains and A-labels ("xn--") are validated by
-// golang.org/x/net/idna, and allocate.
+// A-label. A Unicode domain or an A-label takes one pass of
+// golang.org/x/net/idna (one allocation), and the prefix label is encoded
+// with this module's RFC 3492 Punycode; a prefix that may be right-to-left
+// (Arabic, Hebrew) takes a second pass, for the Bidi rule of RFC 5893 on
+// the prefix as one label.
 //
 // # Caches
 //
@@ -79,7 +95,12 @@
 //	   escape), an IP address (the WHATWG "ends in a number" rule: 192.0.2.1,
 //	   example.0x7f; an AMP Cache serves domains), a host without a dot (the
 //	   AMP runtime rejects it, and the http host "s" would read as the https
-//	   infix), and a URL over 2 MiB (Chromium's limit, [ErrTooLong]).
+//	   infix), a host that a browser's URL parser rejects (invalid UTF-8
+//	   once percent-decoded; an A-label with a joiner out of context, such
+//	   as "xn--ab-m1t.com", or not in NFC, such as "xn--example-tge.com"),
+//	   and a URL over 2 MiB (Chromium's limit, [ErrTooLong]). As in a
+//	   browser, there are no STD3 rules and no CheckHyphens: "_dmarc.例.com"
+//	   and "in--trouble.com" are valid hosts (their prefix is the fallback).
 //	b. Userinfo is an error, even empty: credentials are never copied into
 //	   a cache URL. (The AMP toolbox copies them.)
 //	c. The host in the path is the host as a URL parser serialises it: a
@@ -87,9 +108,14 @@
 //	   its ASCII form ("https://點看.com" gives ".../c/s/xn--c1yn36f.com"),
 //	   and letters are lowercased. A root dot is kept in the path, as a URL
 //	   parser keeps it; DomainPrefix drops it.
-//	d. The path, query and fragment are kept byte for byte, with no
-//	   re-escaping: "https://example.com" keeps no slash after the host, and
-//	   "https://example.com/" keeps it, since a cache treats the two as
+//	d. The path, query and fragment are kept byte for byte, except what a
+//	   browser percent-encodes in them (the WHATWG URL standard's path,
+//	   query and fragment percent-encode sets): in the path and the
+//	   fragment, a space, '"', '<', '>', '`' and bytes from 0x7F; in the
+//	   query, the same but '`'. A lone '%' stays as it is, as in a browser.
+//	   So net/url reads the cache URL with the publisher URL's path, query
+//	   and fragment. "https://example.com" keeps no slash after the host,
+//	   and "https://example.com/" keeps it, since a cache treats the two as
 //	   different documents. Cache-only query parameters are kept too.
 //	e. The default port (80 for http, 443 for https, with any leading
 //	   zeros, or an empty port) is dropped. Any other port is kept in the
@@ -104,6 +130,20 @@
 //
 // With a dst that has room, AppendCacheURL makes no allocations for a
 // publisher URL with an ASCII host; CacheURL makes one, for its result.
+//
+// CacheURL and DomainPrefix never disagree; where they differ, it is in
+// one direction only, and by these rules (each tested):
+//
+//   - CacheURL may refuse a host that DomainPrefix computes: an IP address
+//     ("1.2.3.4" has the prefix "1-2-3-4"), a host without a dot, and a
+//     host that a browser rejects (a Bidi or joiner violation, U+FFFD, an
+//     invalid A-label), whose prefix is the fallback.
+//   - CacheURL never serves a host (once percent-decoded) that
+//     DomainPrefix refuses.
+//   - When CacheURL succeeds, its subdomain is DomainPrefix of the ASCII
+//     host it writes in its path. So a Unicode host that needs the
+//     fallback gets, from DomainPrefix, the hash of its Unicode spelling
+//     (decision e), and from CacheURL, the hash of its ASCII form.
 //
 // # Reading an Origin back
 //
@@ -148,12 +188,20 @@
 // types c, v, wp, cert, i, ii/w<N> and r, and the runtime's older a and ad;
 // anything else, such as the spec's "Redirect & Error Handling" examples,
 // whose paths start with the publisher host, is an error wrapping
-// [ErrInvalidURL]. A URL not on a cache is an error wrapping
-// [ErrNotCacheURL]. It removes the query parameters the runtime removes:
-// amp_js_* (by prefix), amp_gsa, amp_r, amp_kit and usqp (by whole name:
-// the runtime's patterns match these by prefix too, and would also drop
-// amp_react=1), every occurrence, and keeps every other parameter, in
-// order, and the fragment. A query from which nothing is removed is kept byte for byte.
+// [ErrInvalidURL] (and [ErrInvalidServing]). A URL not on a cache is an
+// error wrapping [ErrNotCacheURL]. It removes the cache-only query
+// parameters: those the runtime removes, amp_js_* (by prefix), amp_gsa,
+// amp_r, amp_kit and usqp (by whole name: the runtime's patterns match
+// these by prefix too, and would also drop amp_react=1), and the spec's
+// own example, amp_latest_update_time; names are compared as net/url reads
+// them, so "amp%5Fr" is amp_r. It removes every occurrence, and keeps
+// every other parameter, in order, and the fragment. A query from which
+// nothing is removed is kept byte for byte. A "\" that ends the publisher
+// host is written "/": a browser reads it so, and net/url would read
+// "example.com\@evil.com" as userinfo and the host evil.com.
+// [Registry.ParseCacheURL] returns the serving type with the publisher URL,
+// and [Registry.SplitCacheHost] reads a cache host, for cache servers such
+// as ampcache/cachetest.
 //
 // SourceURL does not authenticate: nothing ties the subdomain to the host
 // in the path, so anyone can build a cache URL that names any publisher
@@ -163,62 +211,7 @@
 // SourceURL(CacheURL(u)) is u for every u that CacheURL accepts with a
 // serving type SourceURL reads, except for what CacheURL normalises: the
 // scheme's case, backslashes after the scheme, the host's form and case,
-// the default port, and cache-only query parameters, which SourceURL
-// removes. This is tested and fuzzed.
-//
-// # CORS for AMP pages
-//
-// [CORS] is a net/http middleware for a publisher's API, answering the CORS
-// requests of the publisher's AMP pages, on its own origins and on every AMP
-// Cache, as "CORS in AMP" (amp.dev) describes them. [NewCORS] takes the
-// publisher's origins; [CORS.Handler] wraps the API. Decisions:
-//
-//	C1. Origins compared, not reversed. NewCORS computes, once, the cache
-//	    origin of each publisher host on each cache ([Registry.Origins]);
-//	    an Origin is allowed if it is one of those or a publisher origin.
-//	    This is the spec's reverse algorithm followed by a comparison with
-//	    the publisher's hosts, with [PublisherDomain]'s security check, and
-//	    its hash-prefix rule (a test oracle checks the equivalence), at the
-//	    cost of one map lookup. A non-canonical prefix that the reverse
-//	    steps would read as a publisher host, such as "en--us-example-com"
-//	    for en-us.example.com (whose prefix is "0-en--us-example-com-0"), is
-//	    refused. Publisher hosts that are IP addresses have no cache origins.
-//	C2. Comparison. The Origin is compared ignoring ASCII case and the
-//	    scheme's default port (":443", ":80"), as origins compare (RFC 6454)
-//	    and as PublisherDomain reads them; it is echoed in
-//	    Access-Control-Allow-Origin exactly as sent. Publisher origins in
-//	    the configuration are serialized as browsers send them: lowercase,
-//	    ASCII (punycode) host, no default port. A trailing dot makes another
-//	    origin.
-//	C3. Refusals. An Origin that is not allowed, malformed ("null", empty,
-//	    longer than a cache origin can be, bytes other than visible ASCII, a
-//	    comma, several Origin headers), or an __amp_source_origin that is
-//	    not a publisher origin (given twice, with an escaped name, or badly
-//	    escaped) gets 403 with a one-line text/plain body naming the reason,
-//	    never the input; next is not called.
-//	C4. Vary. "Vary: Origin" is added to every response, refused and
-//	    non-CORS ones included, as the Fetch standard asks of a server whose
-//	    CORS headers depend on the Origin ("CORS protocol and HTTP caches"),
-//	    unless Vary already names Origin or is "*".
-//	C5. Same-origin requests. A request with no Origin and exactly one
-//	    "AMP-Same-Origin: true" is allowed: it gets no Access-Control
-//	    headers, as there is no Origin to echo, but its __amp_source_origin
-//	    is checked. A request with neither is not CORS and passes through
-//	    with only Vary added, even with an __amp_source_origin.
-//	C6. Preflight. OPTIONS with an allowed Origin and
-//	    Access-Control-Request-Method is answered 204 without calling next,
-//	    allowing the requested method and headers (they must be HTTP
-//	    tokens), for [CORSMaxAge] seconds (7200, the most Chromium keeps).
-//	    The Origin is the gate: the publisher's own pages may call its API
-//	    as they wish. OPTIONS without Access-Control-Request-Method, or
-//	    without Origin, is not a preflight and reaches next.
-//	C7. AMP for Email, off unless [CORSConfig].EmailSenders is set. Then a
-//	    request with one AMP-Email-Sender in the list (ignoring ASCII
-//	    case) gets AMP-Email-Allow-Sender with that sender, as sent, and
-//	    reaches next, whatever the email client's Origin; any other sender
-//	    gets 403. No Access-Control headers are set for it: email clients
-//	    fetch through their own proxy, which reads AMP-Email-Allow-Sender.
-//
-// The allowed path makes no allocations, except with an
-// __amp_source_origin parameter.
+// the default port, what CacheURL percent-encodes, a "\" that ends the
+// host, and cache-only query parameters, which SourceURL removes. This is
+// tested and fuzzed.
 package ampcache

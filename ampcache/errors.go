@@ -1,3 +1,7 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package ampcache
 
 import (
@@ -6,9 +10,12 @@ import (
 	"github.com/urlspec/urlspec/internal/inputerr"
 )
 
-// Sentinel errors. Every error returned by this package wraps exactly one of
-// them, so callers can test the kind of failure with [errors.Is]. The
-// returned error's message begins with "ampcache: " and quotes the input.
+// Sentinel errors. Every error returned by this package wraps one of them
+// (a cache URL with a bad serving type wraps both ErrInvalidURL and
+// ErrInvalidServing), so callers can test the kind of failure with
+// [errors.Is]. The
+// returned error's message begins with "ampcache: " and quotes at most the
+// first 100 bytes of the input, then its length; it is at most 512 bytes.
 var (
 	// ErrEmpty reports an empty input.
 	ErrEmpty = errors.New("ampcache: empty input")
@@ -36,9 +43,6 @@ var (
 	ErrNotReversible = errors.New("ampcache: hashed domain prefix cannot be reversed")
 	// ErrInvalidCaches reports a caches.json that fails validation.
 	ErrInvalidCaches = errors.New("ampcache: invalid caches.json")
-	// ErrInvalidSender reports an AMP for Email sender in a [CORSConfig]
-	// that is not an email address.
-	ErrInvalidSender = errors.New("ampcache: invalid email sender")
 )
 
 // newError returns an error wrapping the sentinel err for input, with an

@@ -1,3 +1,7 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package ampcache_test
 
 import (
@@ -25,7 +29,7 @@ func ExampleSourceURL() {
 	// https://www.example.com/a/b.html?q=1
 	// https://www.example.com/?q=1#top
 	// http://origin.com:81/live
-	// ampcache: invalid URL in "https://amp-dev.cdn.ampproject.org/amp.dev/documentation/examples/api/not-found": unknown serving type "amp.dev"
+	// ampcache: invalid URL in "https://amp-dev.cdn.ampproject.org/amp.dev/documentation/examples/api/not-found": ampcache: invalid serving type: "amp.dev" is not a serving type
 	// ampcache: not an AMP cache URL in "https://www.example.com/c/s/www.example.com/"
 }
 

@@ -1,10 +1,14 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package ampcache
 
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/urlspec/urlspec/internal/host"
 	"github.com/urlspec/urlspec/internal/punycode"
 )
 
@@ -49,25 +53,25 @@ func (r *Registry) PublisherDomain(origin string) (string, error) {
 	var pbuf [maxLabel]byte
 	p := pbuf[:len(prefix)]
 	for i := 0; i < len(prefix); i++ {
-		p[i] = lower(prefix[i])
+		p[i] = host.Lower(prefix[i])
 	}
 	if !containsHyphen(p) {
 		return "", newError(ErrNotReversible, origin, "")
 	}
-	domain, detail := reversePrefix(p, true)
-	if detail != "" && wrapped(p) {
+	domain, err := reversePrefix(origin, p, true)
+	if err != nil && wrapped(p) {
 		// Step 2 is ambiguous: "0-a--0" is the prefix of "0.a-0", which
 		// was never wrapped. Try the reading without it. Its result must
 		// pass the check and be a host a URL can have; otherwise the
 		// error is the spec's reading's.
-		if d, detail2 := reversePrefix(p, false); detail2 == "" && !endsInNumber(d) {
-			domain, detail = d, ""
+		if d, err2 := reversePrefix(origin, p, false); err2 == nil && !host.EndsInANumber(d) {
+			domain, err = d, nil
 		}
 	}
-	if detail != "" {
-		return "", newError(ErrInvalidOrigin, origin, detail)
+	if err != nil {
+		return "", err
 	}
-	if endsInNumber(domain) {
+	if host.EndsInANumber(domain) {
 		return "", newError(ErrInvalidOrigin, origin, strconv.Quote(domain)+" is an IPv4 address, not a publisher domain")
 	}
 	return domain, nil
@@ -80,21 +84,21 @@ func wrapped(p []byte) bool {
 }
 
 // reversePrefix returns the domain that the reverse steps read from the
-// lowercase prefix p, with or without step 2, if its domain prefix is p.
-// Otherwise it returns the reason, for an error detail.
-func reversePrefix(p []byte, strip bool) (domain, detail string) {
+// lowercase prefix p of origin, with or without step 2, if its domain
+// prefix is p. Otherwise it returns an error wrapping ErrInvalidOrigin.
+func reversePrefix(origin string, p []byte, strip bool) (string, error) {
 	var buf [maxDomain + 1]byte
-	b, err := appendReversePrefix(buf[:0], p, strip)
-	if err != nil {
-		return "", err.Error()
+	b, ok := appendReversePrefix(buf[:0], p, strip)
+	if !ok {
+		return "", newError(ErrInvalidOrigin, origin, "the domain prefix is not valid Punycode")
 	}
-	domain = string(b)
+	domain := string(b)
 	// The security check: the result must give back the prefix.
 	var cbuf [maxLabel]byte
 	if check, err := AppendDomainPrefix(cbuf[:0], domain); err != nil || string(check) != string(p) {
-		return "", strconv.Quote(string(p)) + " is not the domain prefix of " + strconv.Quote(domain)
+		return "", newError(ErrInvalidOrigin, origin, strconv.Quote(string(p))+" is not the domain prefix of "+strconv.Quote(domain))
 	}
-	return domain, ""
+	return domain, nil
 }
 
 // originPrefix returns the domain prefix of a cache origin, as it appears in
@@ -106,12 +110,12 @@ func (r *Registry) originPrefix(origin string) (string, error) {
 		return "", newError(ErrEmpty, origin, "")
 	case len(origin) > maxOriginLen:
 		return "", newError(ErrTooLong, origin, "")
-	case !hasPrefixFold(origin, "https://"):
+	case !host.HasPrefixFold(origin, "https://"):
 		return "", newError(ErrInvalidOrigin, origin, "not an https origin")
 	}
-	host := origin[len("https://"):]
-	for i := 0; i < len(host); i++ {
-		switch c := host[i]; {
+	h := origin[len("https://"):]
+	for i := 0; i < len(h); i++ {
+		switch c := h[i]; {
 		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '.', c == ':':
 		case c == '/' || c == '\\' || c == '?' || c == '#':
 			return "", newError(ErrInvalidOrigin, origin, "an origin has no path")
@@ -121,8 +125,8 @@ func (r *Registry) originPrefix(origin string) (string, error) {
 			return "", newError(ErrInvalidOrigin, origin, "invalid host code point "+quoteByte(c))
 		}
 	}
-	host, port, hasPort := strings.Cut(host, ":")
-	if hasPort && port != "443" {
+	h, port, hasPort := strings.Cut(h, ":")
+	if n, ok := host.Port(port); hasPort && (!ok || n != 443) {
 		return "", newError(ErrInvalidOrigin, origin, "not the https port")
 	}
 	// One cache domain may end another ("cdn.example" and "example"):
@@ -130,15 +134,15 @@ func (r *Registry) originPrefix(origin string) (string, error) {
 	// what was wrong with it only if none does.
 	detail := ""
 	for _, c := range r.list() {
-		if equalFold(host, c.CacheDomain) {
+		if host.EqualFold(h, c.CacheDomain) {
 			detail = "no domain prefix"
 			continue
 		}
-		n := len(host) - len(c.CacheDomain) - 1
-		if n < 0 || host[n] != '.' || !equalFold(host[n+1:], c.CacheDomain) {
+		n := len(h) - len(c.CacheDomain) - 1
+		if n < 0 || h[n] != '.' || !host.EqualFold(h[n+1:], c.CacheDomain) {
 			continue
 		}
-		prefix := host[:n]
+		prefix := h[:n]
 		switch {
 		case prefix == "":
 			detail = "no domain prefix"
@@ -157,9 +161,9 @@ func (r *Registry) originPrefix(origin string) (string, error) {
 }
 
 // appendReversePrefix appends the domain that the spec's reverse steps read
-// from the lowercase prefix p to dst, with or without step 2. It returns
-// the Punycode error when p is not Punycode.
-func appendReversePrefix(dst []byte, p []byte, strip bool) ([]byte, error) {
+// from the lowercase prefix p to dst, with or without step 2. It reports
+// false when p is not valid Punycode.
+func appendReversePrefix(dst []byte, p []byte, strip bool) ([]byte, bool) {
 	// Step 1: punycode decode an "xn--" prefix. A label holds at most 63
 	// bytes, so at most 59 code points of 4 bytes.
 	var ubuf [4 * maxLabel]byte
@@ -167,7 +171,7 @@ func appendReversePrefix(dst []byte, p []byte, strip bool) ([]byte, error) {
 	if len(p) >= 4 && string(p[:4]) == "xn--" {
 		u, err := punycode.AppendDecode(ubuf[:0], string(p[4:]))
 		if err != nil {
-			return dst, err
+			return dst, false
 		}
 		s = u
 	}
@@ -190,26 +194,14 @@ func appendReversePrefix(dst []byte, p []byte, strip bool) ([]byte, error) {
 			continue
 		}
 		// The end of a label: a lone "-", or the end of s.
-		var err error
-		if dst, err = appendLabel(dst, d); err != nil {
-			return dst, err
+		var ok bool
+		if dst, ok = appendLabel(dst, d, false); !ok {
+			return dst, false
 		}
 		if i < len(s) {
 			dst = append(dst, '.')
 		}
 		d = d[:0]
 	}
-	return dst, nil
-}
-
-// appendLabel appends label to dst in ASCII form, step 4 of the spec's
-// reverse steps: itself if ASCII, else "xn--" and its Punycode.
-func appendLabel(dst, label []byte) ([]byte, error) {
-	for _, c := range label {
-		if c >= utf8.RuneSelf {
-			dst = append(dst, "xn--"...)
-			return punycode.AppendEncode(dst, string(label))
-		}
-	}
-	return append(dst, label...), nil
+	return dst, true
 }

@@ -1,3 +1,7 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package ampcache
 
 import (
@@ -117,7 +121,7 @@ func TestPublisherDomain(t *testing.T) {
 	}
 }
 
-// TestPublisherDomainRoundTrip checks the property of issue 4: the
+// TestPublisherDomainRoundTrip checks the round trip: the
 // PublisherDomain of a human-readable prefix's origin is the domain.
 func TestPublisherDomainRoundTrip(t *testing.T) {
 	domains := []string{
@@ -274,6 +278,18 @@ func TestPublisherDomainAllocs(t *testing.T) {
 // agrees with the slow oracle, that a result's origin is the input, and,
 // reading the input as a domain, that the round trip through Cache.Origin
 // holds.
+// TestPublisherDomainNoInternalName checks that no internal package's name
+// leaks into a message: an "xn--" prefix that is not Punycode once gave
+// "…: punycode: invalid digit".
+func TestPublisherDomainNoInternalName(t *testing.T) {
+	for _, in := range []string{"https://xn--a-!.cdn.ampproject.org", "https://xn--99999a-b.cdn.ampproject.org", "https://xn--ab-c-9.cdn.ampproject.org"} {
+		_, err := PublisherDomain(in)
+		if err == nil || strings.Contains(err.Error(), "punycode:") {
+			t.Errorf("PublisherDomain(%q): %v; want an error naming no internal package", in, err)
+		}
+	}
+}
+
 func FuzzPublisherDomain(f *testing.F) {
 	for _, tt := range publisherDomainTests {
 		f.Add(tt.in)
@@ -301,8 +317,8 @@ func FuzzPublisherDomain(f *testing.F) {
 			if !found {
 				t.Fatalf("PublisherDomain(%q) = %q, whose origins are not the input", in, got)
 			}
-		} else if !strings.HasPrefix(err.Error(), "ampcache: ") {
-			t.Fatalf("error %q lacks the package prefix", err)
+		} else if !strings.HasPrefix(err.Error(), "ampcache: ") || strings.Contains(err.Error(), "punycode:") {
+			t.Fatalf("error %q lacks the package prefix, or names an internal package", err)
 		}
 		checkPublisherDomainRoundTrip(t, in)
 	})

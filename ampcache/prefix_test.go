@@ -1,13 +1,19 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package ampcache
 
 import (
 	"errors"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/urlspec/urlspec/internal/host"
 	"github.com/urlspec/urlspec/internal/punycode"
 	"golang.org/x/net/idna"
 )
@@ -52,7 +58,7 @@ var prefixTests = []struct {
 	{name: "decision a: ß kept", in: "faß.de", want: "xn--fa-de-mqa"},
 	// Decision a: a soft hyphen is mapped away, as in a browser.
 	{name: "decision a: soft hyphen", in: "a\u00adb.com", want: "ab-com"},
-	// Decision a and issue 4 c: a CJK host.
+	// Decision a: a CJK host.
 	{name: "decision a: 點看.com", in: "點看.com", want: "xn---com-k47jg78q"},
 
 	// Decision b: errors.
@@ -139,6 +145,21 @@ var prefixTests = []struct {
 	{name: "decision c: _dmarc.example.com", in: "_dmarc.example.com", fallbackOf: "_dmarc.example.com"},
 	{name: "decision c: label starting with U+0314", in: "\u0314a.com", fallbackOf: "\u0314a.com"},
 	{name: "decision c: xn-- label of ASCII", in: "xn--abc-.com", fallbackOf: "xn--abc-.com"},
+	// Decision c: a code point that maps to a dot ("⒈" to "1."), which the
+	// STD3 rules refuse, though a browser accepts it.
+	{name: "decision c: a⒈b.com", in: "a\u2488b.com", fallbackOf: "a\u2488b.com"},
+	// Decision c: "⒈" as the last label, which a browser refuses too.
+	{name: "decision c: a.⒈", in: "a.\u2488", fallbackOf: "a.\u2488"},
+	// Decision b: an A-label that decodes to an ASCII "xn--" label with
+	// invalid Punycode.
+	{name: "decision b: A-label of an invalid A-label", in: "xn--xn--99999a-.com", wantErr: ErrInvalidPunycode},
+	// Decision c: an A-label that decodes to ASCII is invalid (UTS #46).
+	{name: "decision c: A-label of ASCII with a Unicode label", in: "xn--abc-.ü", fallbackOf: "xn--abc-.ü"},
+	// Decision c: U+2260 "≠", valid in a browser but not under the STD3
+	// rules (disallowed_STD3_valid), as are U+226E and U+226F.
+	{name: "decision c: not equal sign", in: "\u2260.com", fallbackOf: "\u2260.com"},
+	{name: "decision c: not less-than", in: "a\u226E.com", fallbackOf: "a\u226E.com"},
+	{name: "decision c: not greater-than", in: "xn--a-pgo.com", fallbackOf: "xn--a-pgo.com"},
 	// Decision c: the prefix fails IDNA validation as one label (Bidi rule).
 	{name: "decision c: hello. and an Arabic domain", in: "hello.\u0645\u062B\u0627\u0644", fallbackOf: "hello.\u0645\u062B\u0627\u0644"},
 	{name: "decision c: xn--xgb49a.xn--xgb6g", in: "xn--xgb49a.xn--xgb6g", fallbackOf: "xn--xgb49a.xn--xgb6g"},
@@ -183,7 +204,13 @@ func TestDomainPrefix(t *testing.T) {
 				t.Errorf("DomainPrefix(%q) = %q, %v; slow oracle gives %q, %v", tt.in, got, err, slow, slowErr)
 			}
 			if err != nil {
-				if msg := err.Error(); !strings.HasPrefix(msg, "ampcache: ") || !strings.Contains(msg, strconv.Quote(tt.in)) {
+				// The message quotes the input, or its first 100 bytes and
+				// its length.
+				quoted := strconv.Quote(tt.in)
+				if len(tt.in) > 100 {
+					quoted = "... (" + strconv.Itoa(len(tt.in)) + " bytes)"
+				}
+				if msg := err.Error(); !strings.HasPrefix(msg, "ampcache: ") || !strings.Contains(msg, quoted) || len(msg) > 512 {
 					t.Errorf("error %q does not start with the package name and quote the input", msg)
 				}
 				return
@@ -321,13 +348,16 @@ func slowDomainPrefix(domain string) (string, error) {
 	if !utf8.ValidString(d) || strings.ContainsAny(d, forbiddenSet) {
 		return "", ErrInvalidHost
 	}
-	browserMapped, _ := idna.New(idna.MapForLookup(), idna.StrictDomainName(false), idna.Transitional(false)).ToUnicode(d)
-	if strings.ContainsAny(browserMapped, forbiddenSet) {
+	// Step 1: the browser's Unicode form (internal/host.Profile, checked
+	// against the WHATWG URL standard in its own tests).
+	u, _ := host.Profile.ToUnicode(d)
+	if strings.ContainsAny(u, forbiddenSet) {
 		return "", ErrInvalidHost
 	}
 	// Decision b: empty labels and invalid Punycode, as given and as mapped.
 	given := strings.NewReplacer("\u3002", ".", "\uFF0E", ".", "\uFF61", ".").Replace(d)
-	u, validationErr := idna.Lookup.ToUnicode(d) // step 1
+	// Decision c: validation for lookup, with the STD3 rules and CheckHyphens.
+	_, validationErr := idna.Lookup.ToUnicode(d)
 	for _, labels := range []string{given, u} {
 		for _, label := range strings.Split(labels, ".") {
 			if label == "" {
@@ -348,7 +378,7 @@ func slowDomainPrefix(domain string) (string, error) {
 			n += len(label)
 			continue
 		}
-		a, _ := idna.Lookup.ToASCII(label)
+		a, _ := host.Profile.ToASCII(label)
 		n += len(a)
 	}
 	if n > 253 {
@@ -415,6 +445,9 @@ func FuzzDomainPrefix(f *testing.F) {
 	for _, s := range wptHosts(f) {
 		f.Add(s)
 	}
+	for _, s := range aLabelHosts {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, d string) {
 		got, err := DomainPrefix(d)
 		if slow, slowErr := slowDomainPrefix(d); slow != got || !errors.Is(err, slowErr) || (err == nil) != (slowErr == nil) {
@@ -434,6 +467,13 @@ func FuzzDomainPrefix(f *testing.F) {
 			t.Fatalf("AppendDomainPrefix(%q) = %q, %v; want %q", d, b, err, "x"+got)
 		}
 	})
+}
+
+// FuzzDomainPrefix's A-label mode decodes labels itself: a table of
+// A-label hosts, checked against x/net's own decoding through the oracle.
+var aLabelHosts = []string{
+	"xn--bcher-kva.example", "xn--e1afmkfd.xn--p1ai", "www.xn--fsq.com", "XN--BCHER-KVA.DE",
+	"xn--ab-m1t.com", "xn--example-tge.com", "xn--bcher-kva.xn--ab-m1t", "xn--tda", "xn--abc-",
 }
 
 var benchHosts = []struct{ name, host string }{
@@ -483,5 +523,170 @@ func BenchmarkFallbackPrefix(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		FallbackPrefix("www.example.com")
+	}
+}
+
+// TestDomainPrefixOfURL checks that a URL given for a domain gets an
+// error that says it is a URL.
+func TestDomainPrefixOfURL(t *testing.T) {
+	for _, in := range []string{"https://example.com/", "http://example.com", "HTTPS://Example.com:443/a"} {
+		_, err := DomainPrefix(in)
+		if !errors.Is(err, ErrInvalidHost) || !strings.Contains(err.Error(), "a URL, not a domain") {
+			t.Errorf("DomainPrefix(%q): %v; want ErrInvalidHost saying it is a URL", in, err)
+		}
+	}
+}
+
+// TestErrorsBounded checks that a huge input gives a small error: DomainPrefix of
+// 10 MB once returned an error holding 10 MB, whose Error() allocated
+// ~255 MB. Every
+// entry point's message is at most 512 bytes, and quotes at most 100 bytes
+// of the input.
+func TestErrorsBounded(t *testing.T) {
+	huge := strings.Repeat("\x00", 10<<20)
+	hugeURL := "https://example.com/" + strings.Repeat("\x01", 10<<20)
+	calls := map[string]func() error{
+		"DomainPrefix":     func() error { _, err := DomainPrefix(huge); return err },
+		"DomainPrefix 1KB": func() error { _, err := DomainPrefix(strings.Repeat("\"", 1000)); return err },
+		"CacheURL":         func() error { _, err := CacheURL(google, hugeURL, Content); return err },
+		"CacheURL cache":   func() error { _, err := CacheURL(huge, "https://example.com/", Content); return err },
+		"CacheURL serving": func() error { _, err := CacheURL(google, "https://example.com/", Serving(huge)); return err },
+		"PublisherDomain":  func() error { _, err := PublisherDomain(huge); return err },
+		"SourceURL":        func() error { _, err := SourceURL(hugeURL); return err },
+		"ParseCaches":      func() error { _, err := ParseCaches([]byte(huge)); return err },
+	}
+	for name, call := range calls {
+		t.Run(name, func(t *testing.T) {
+			err := call()
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if msg := err.Error(); len(msg) > 512 || !strings.HasPrefix(msg, "ampcache: ") {
+				t.Errorf("message of %d bytes: %.200q", len(msg), msg)
+			}
+		})
+	}
+}
+
+// TestPrefixCacheURLAgree checks that DomainPrefix and CacheURL never
+// disagree. CacheURL may refuse a host that DomainPrefix computes; it
+// never serves a host that DomainPrefix refuses; and when it succeeds, its
+// subdomain is DomainPrefix of the ASCII host in its path. Each row is one
+// of the asymmetries the package documentation lists.
+func TestPrefixCacheURLAgree(t *testing.T) {
+	tests := []struct {
+		name, host string
+		prefixErr  bool // DomainPrefix refuses the host
+		cacheErr   bool // CacheURL refuses it
+	}{
+		// Both accept an ordinary host.
+		{"ordinary", "www.example.com", false, false},
+		// An IPv4 address has a prefix, but a cache serves domains.
+		{"IPv4", "1.2.3.4", false, true},
+		// A host without a dot has a (hashed) prefix; CacheURL refuses it.
+		{"dotless", "localhost", false, true},
+		// A bidi host that a browser rejects gets the fallback prefix; CacheURL refuses it.
+		{"bidi", "0\u05d0.com", false, true},
+		// U+FFFD: the fallback prefix, refused by CacheURL.
+		{"U+FFFD", "a\ufffdb.com", false, true},
+		// Invalid UTF-8 (percent-encoded in the URL): both refuse it.
+		{"invalid UTF-8", "a%FFb.com", true, true},
+		// A joiner out of context in an A-label: fallback, refused by CacheURL.
+		{"joiner A-label", "xn--ab-m1t.com", false, true},
+		// A Unicode host that needs the fallback: DomainPrefix hashes its
+		// Unicode spelling, CacheURL the ASCII host in its path (decision e).
+		{"Unicode fallback", strings.Repeat("ü", 20) + ".com", false, false},
+		// An empty label: both refuse it.
+		{"empty label", "a..com", true, true},
+		// "_" and "--" at positions 3 and 4: a browser accepts them; the fallback.
+		{"underscore", "_dmarc.example.com", false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := tt.host
+			if d, err := url.PathUnescape(h); err == nil {
+				h = d
+			}
+			_, perr := DomainPrefix(h)
+			c, cerr := CacheURL(google, "https://"+tt.host+"/", Content)
+			if (perr != nil) != tt.prefixErr || (cerr != nil) != tt.cacheErr {
+				t.Fatalf("DomainPrefix: %v; CacheURL: %q, %v; want errors %v, %v", perr, c, cerr, tt.prefixErr, tt.cacheErr)
+			}
+			if cerr == nil {
+				checkPrefixAgrees(t, "https://"+tt.host+"/", c, Content)
+			}
+		})
+	}
+}
+
+// idnHosts are IDN hosts in several scripts, for BenchmarkIDNDomainPrefix
+// and its floor, BenchmarkIDNToASCII; each is measured as Unicode and as
+// A-labels (from idna.Lookup).
+var idnHosts = []struct{ name, host string }{
+	{"Latin", "bücher-café.de"},
+	{"Cyrillic", "пример.рф"},
+	{"Greek", "παράδειγμα.ελ"},
+	{"CJK", "例子.中国"},
+	{"Arabic", "مثال.إختبار"},
+	{"Devanagari", "उदाहरण.भारत"},
+	{"Hangul", "실례.테스트"},
+}
+
+// idnBenchHosts returns idnHosts as Unicode and as A-labels.
+func idnBenchHosts(b *testing.B) []struct{ name, host string } {
+	var out []struct{ name, host string }
+	for _, h := range idnHosts {
+		a, err := idna.Lookup.ToASCII(h.host)
+		if err != nil {
+			b.Fatalf("idna.Lookup.ToASCII(%q): %v", h.host, err)
+		}
+		out = append(out, struct{ name, host string }{h.name + "-U", h.host}, struct{ name, host string }{h.name + "-A", a})
+	}
+	return out
+}
+
+// BenchmarkIDNDomainPrefix measures DomainPrefix on idnHosts; its floor is
+// BenchmarkIDNToASCII, one idna.Lookup.ToASCII of the same hosts in the
+// same run.
+func BenchmarkIDNDomainPrefix(b *testing.B) {
+	for _, h := range idnBenchHosts(b) {
+		b.Run(h.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				DomainPrefix(h.host)
+			}
+		})
+	}
+}
+
+func BenchmarkIDNToASCII(b *testing.B) {
+	for _, h := range idnBenchHosts(b) {
+		b.Run(h.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				idna.Lookup.ToASCII(h.host)
+			}
+		})
+	}
+}
+
+// TestIDNAllocs checks the allocation bound of DomainPrefix on IDN hosts:
+// at most 2, one for x/net/idna's single pass and one for the result. A
+// right-to-left prefix (Arabic here) takes a second x/net pass for the Bidi
+// rule on the prefix as one label, and is not held to it.
+func TestIDNAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts differ under -race")
+	}
+	for _, h := range idnHosts {
+		if h.name == "Arabic" {
+			continue
+		}
+		a, _ := idna.Lookup.ToASCII(h.host)
+		for _, in := range []string{h.host, a} {
+			if n := testing.AllocsPerRun(200, func() { DomainPrefix(in) }); n > 2 {
+				t.Errorf("DomainPrefix(%q): %v allocations; want at most 2", in, n)
+			}
+		}
 	}
 }

@@ -1,9 +1,17 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package ampcache
 
 import (
+	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/urlspec/urlspec/internal/host"
+	"github.com/urlspec/urlspec/internal/inputerr"
 )
 
 // SourceURL returns the publisher URL of an AMP Cache URL: it inverts
@@ -19,7 +27,8 @@ import (
 // runtime's older "a" (ad landing page) and "ad"; then "s" if the publisher
 // URL is https, then the publisher host, percent-encoded as the runtime
 // decodes it ("%3A81" is ":81"). A path that does not follow this format is
-// an error wrapping [ErrInvalidURL].
+// an error wrapping [ErrInvalidURL], and also [ErrInvalidServing] if its
+// serving type is at fault.
 //
 // The rest of the path and the fragment are kept byte for byte. The
 // cache-only query parameters that the runtime removes are dropped: those
@@ -56,28 +65,87 @@ func (r *Registry) SourceURL(cacheURL string) (string, error) {
 // AppendSourceURL is like the package-level [AppendSourceURL], on r's
 // caches.
 func (r *Registry) AppendSourceURL(dst []byte, cacheURL string) ([]byte, error) {
+	dst, _, err := r.appendSource(dst, cacheURL)
+	return dst, err
+}
+
+// ParseCacheURL is like [Registry.SourceURL], and also returns the serving
+// type that the path of cacheURL names: "c", "ii/w800", "a" and so on,
+// which SourceURL validates. A cache server reads both from one parse.
+func (r *Registry) ParseCacheURL(cacheURL string) (publisherURL string, s Serving, err error) {
+	var buf [512]byte
+	b, s, err := r.appendSource(buf[:0], cacheURL)
+	if err != nil {
+		return "", "", err
+	}
+	if len(s) > 2 && s[2] == '\\' {
+		s = "ii/" + s[3:]
+	}
+	return string(b), s, nil
+}
+
+// SplitCacheHost splits the host name h (without a port; in any case, with
+// an optional root dot) into its domain prefix and the cache of r it is on.
+// h is on a cache if it is the cache's cacheDomain, with an empty prefix,
+// or one label below it, [A-Za-z0-9_-]{1,63} as the AMP runtime's proxy
+// origin pattern has it; SourceURL accepts the same hosts. The prefix is
+// returned as it is in h. Any other host reports ok == false.
+func (r *Registry) SplitCacheHost(h string) (prefix string, c Cache, ok bool) {
+	h = strings.TrimSuffix(h, ".")
+	for _, c := range r.list() {
+		if host.EqualFold(h, c.CacheDomain) {
+			return "", c, true
+		}
+	}
+	for _, c := range r.list() {
+		n := len(h) - len(c.CacheDomain) - 1
+		if n < 1 || n > maxLabel || h[n] != '.' || !host.EqualFold(h[n+1:], c.CacheDomain) {
+			continue
+		}
+		ok := true
+		for i := 0; i < n; i++ {
+			switch c := h[i]; {
+			case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_':
+			default:
+				ok = false
+			}
+		}
+		if ok {
+			return h[:n], c, true
+		}
+	}
+	return "", Cache{}, false
+}
+
+// appendSource is AppendSourceURL, and returns the serving type too.
+func (r *Registry) appendSource(dst []byte, cacheURL string) ([]byte, Serving, error) {
 	u, err := splitURL(cacheURL)
 	if err != nil {
-		return dst, err
+		return dst, "", err
 	}
-	if !u.https || !u.defaultPort() || !r.isCacheHost(u.host) {
-		return dst, newError(ErrNotCacheURL, cacheURL, "")
+	if _, _, ok := r.SplitCacheHost(u.host); !ok || !u.https || !u.defaultPort() || strings.HasSuffix(u.host, ".") {
+		return dst, "", newError(ErrNotCacheURL, cacheURL, "")
 	}
 	path, query, fragment := splitRest(u.rest)
 	// The serving type, then "s" for https. As in a URL parser, "\" is a
 	// path separator too.
 	if path == "" || !isSlash(path[0]) {
-		return dst, newError(ErrInvalidURL, cacheURL, "no serving type in the path")
+		return dst, "", newError(ErrInvalidURL, cacheURL, "no serving type in the path")
 	}
-	serving, path := cutSegment(path[1:])
+	dirs := path[1:]
+	serving, path := cutSegment(dirs)
+	s := Serving(serving)
 	if serving == "ii" {
 		var w string
 		w, path = cutSegment(path)
 		if !strings.HasPrefix(w, "w") || !isWidth(w[1:]) {
-			return dst, newError(ErrInvalidURL, cacheURL, "want a width after /ii/")
+			return dst, "", servingError(cacheURL, "want a width after /ii/")
 		}
+		// dirs is "ii", a separator and w; "ii\w1" is "ii/w1" (see
+		// ParseCacheURL).
+		s = Serving(dirs[:len("ii/")+len(w)])
 	} else if !sourceServing(serving) {
-		return dst, newError(ErrInvalidURL, cacheURL, "unknown serving type "+strconv.Quote(serving))
+		return dst, "", servingError(cacheURL, strconv.Quote(serving)+" is not a serving type")
 	}
 	seg, rest := cutSegment(path)
 	https := seg == "s"
@@ -88,7 +156,7 @@ func (r *Registry) AppendSourceURL(dst []byte, cacheURL string) ([]byte, error) 
 	host, _ := cutSegment(path)
 	path = path[len(host):]
 	if host == "" {
-		return dst, newError(ErrInvalidURL, cacheURL, "no publisher host in the path")
+		return dst, "", newError(ErrInvalidURL, cacheURL, "no publisher host in the path")
 	}
 	orig := len(dst)
 	if https {
@@ -98,11 +166,25 @@ func (r *Registry) AppendSourceURL(dst []byte, cacheURL string) ([]byte, error) 
 	}
 	dst, ok := appendSourceHost(dst, host)
 	if !ok {
-		return dst[:orig], newError(ErrInvalidURL, cacheURL, "invalid publisher host in the path")
+		return dst[:orig], "", newError(ErrInvalidURL, cacheURL, "invalid publisher host in the path")
+	}
+	if path != "" && path[0] == '\\' {
+		// A browser reads "\" as "/", and net/url as part of the
+		// authority: "example.com\@evil.com" would be userinfo and the
+		// host evil.com to one, and a path to the other. Write the "/"
+		// that both read as the end of the host.
+		dst = append(dst, '/')
+		path = path[1:]
 	}
 	dst = append(dst, path...)
 	dst = appendSourceQuery(dst, query)
-	return append(dst, fragment...), nil
+	return append(dst, fragment...), s, nil
+}
+
+// servingError is the error for a cache URL whose serving type SourceURL
+// does not read: it wraps ErrInvalidURL and ErrInvalidServing.
+func servingError(cacheURL, detail string) error {
+	return inputerr.Wrap(ErrInvalidURL, cacheURL, fmt.Errorf("%w: %s", ErrInvalidServing, detail))
 }
 
 // cutSegment cuts the first segment of a path without its leading slash:
@@ -122,33 +204,6 @@ func sourceServing(s string) bool {
 	switch s {
 	case "c", "v", "wp", "cert", "i", "r", "a", "ad":
 		return true
-	}
-	return false
-}
-
-// isCacheHost reports whether host is the cache domain of one of r's
-// caches, or one label below it, ignoring ASCII case. The label is
-// [A-Za-z0-9_-]{1,63}, as the AMP runtime's proxy origin pattern has it.
-func (r *Registry) isCacheHost(host string) bool {
-	for _, c := range r.list() {
-		if equalFold(host, c.CacheDomain) {
-			return true
-		}
-		n := len(host) - len(c.CacheDomain) - 1
-		if n < 1 || n > maxLabel || host[n] != '.' || !equalFold(host[n+1:], c.CacheDomain) {
-			continue
-		}
-		ok := true
-		for i := 0; i < n; i++ {
-			switch c := host[i]; {
-			case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_':
-			default:
-				ok = false
-			}
-		}
-		if ok {
-			return true
-		}
 	}
 	return false
 }
@@ -178,14 +233,14 @@ func appendSourceHost(dst []byte, h string) ([]byte, bool) {
 		}
 		h = d
 	}
-	host := h
+	name := h
 	if i := strings.LastIndexByte(h, ':'); i >= 0 {
-		host = h[:i]
-		if port := h[i+1:]; port == "" || len(port) > 5 || !isDigits(port) || len(port) == 5 && port > "65535" {
+		name = h[:i]
+		if _, ok := host.Port(h[i+1:]); !ok {
 			return dst, false
 		}
 	}
-	if _, err := asciiHostChecked(host, host); err != nil || host == "" {
+	if _, err := asciiHostChecked(name, name); err != nil || name == "" {
 		return dst, false
 	}
 	return append(dst, h...), true
@@ -225,13 +280,58 @@ func appendSourceQuery(dst []byte, query string) []byte {
 }
 
 // cacheOnlyParam reports whether the query parameter p, "name=value" or
-// "name", is one that the AMP runtime's removeAmpJsParamsFromSearch removes:
-// amp_gsa, amp_r, amp_kit, usqp, or a name starting with amp_js_.
+// "name", configures the cache and is not the publisher's (spec: "URL
+// Path", last paragraph): a name that the AMP runtime's
+// removeAmpJsParamsFromSearch removes, amp_gsa, amp_r, amp_kit, usqp or one
+// starting with amp_js_, or the spec's own example, amp_latest_update_time,
+// which amp-live-list adds. The name is compared as net/url reads it, with
+// percent-escapes decoded, so that "amp%5Fr" is amp_r.
 func cacheOnlyParam(p string) bool {
 	name, _, _ := strings.Cut(p, "=")
+	var buf [len("amp_latest_update_time") + 1]byte
+	if strings.IndexByte(name, '%') >= 0 {
+		name = unescapeName(buf[:0], name)
+	}
 	switch name {
-	case "amp_gsa", "amp_r", "amp_kit", "usqp":
+	case "amp_gsa", "amp_r", "amp_kit", "usqp", "amp_latest_update_time":
 		return true
 	}
 	return strings.HasPrefix(name, "amp_js_")
+}
+
+// unescapeName appends to buf, up to its capacity, the name with its
+// percent-escapes decoded and "+" read as a space, as url.QueryUnescape
+// does, and returns it as a string; a name that does not decode is returned
+// as it is. The capacity is enough to compare with every cache-only name,
+// and with the amp_js_ prefix.
+func unescapeName(buf []byte, name string) string {
+	for i := 0; i < len(name) && len(buf) < cap(buf); i++ {
+		switch c := name[i]; {
+		case c == '%':
+			if i+2 >= len(name) || !isHex(name[i+1]) || !isHex(name[i+2]) {
+				return name
+			}
+			buf = append(buf, unhex(name[i+1])<<4|unhex(name[i+2]))
+			i += 2
+		case c == '+':
+			buf = append(buf, ' ')
+		default:
+			buf = append(buf, c)
+		}
+	}
+	return string(buf)
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c >= 'a':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
 }

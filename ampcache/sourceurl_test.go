@@ -1,7 +1,13 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package ampcache
 
 import (
 	"errors"
+	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -120,12 +126,48 @@ var sourceURLTests = []struct {
 	{name: "host bad port", in: "https://www-example-com.cdn.ampproject.org/c/s/example.com%3A99999/", wantErr: ErrInvalidURL},
 	// An IPv4 host.
 	{name: "host IPv4", in: "https://www-example-com.cdn.ampproject.org/c/192.0.2.1/", wantErr: ErrInvalidURL},
+	// A "\\" after the publisher host is a path separator to a
+	// browser and part of the authority (userinfo "example.com\\", host
+	// evil.com) to net/url. SourceURL writes the "/" both read.
+	{name: "backslash userinfo", in: "https://example-com.cdn.ampproject.org/c/s/example.com\\@evil.com/", want: "https://example.com/@evil.com/"},
 	// Not a URL.
 	{name: "not a URL", in: "cdn.ampproject.org/c/s/example.com/", wantErr: ErrInvalidURL},
 	// Empty input.
 	{name: "empty", in: "", wantErr: ErrEmpty},
 	// Over 2 MiB.
 	{name: "too long", in: "https://cdn.ampproject.org/c/s/example.com/" + strings.Repeat("a", 2<<20), wantErr: ErrTooLong},
+}
+
+// TestSourceURLNetURLAgrees checks, on the table, that net/url reads every
+// result with the host that a browser reads, and no userinfo.
+func TestSourceURLNetURLAgrees(t *testing.T) {
+	for _, tt := range sourceURLTests {
+		got, err := SourceURL(tt.in)
+		if err != nil {
+			continue
+		}
+		checkNetURLHost(t, got)
+	}
+}
+
+// checkNetURLHost checks that net/url reads the publisher URL u, a result of
+// SourceURL, with no userinfo and the host SourceURL wrote, if it reads it
+// at all (it refuses a lone "%" in the path, and hosts with bytes such as
+// "`", which browsers keep).
+func checkNetURLHost(t *testing.T, u string) {
+	t.Helper()
+	p, err := url.Parse(u)
+	if err != nil {
+		return
+	}
+	_, after, _ := strings.Cut(u, "//")
+	end := strings.IndexAny(after, "/?#")
+	if end < 0 {
+		end = len(after)
+	}
+	if err != nil || p.User != nil || p.Host != after[:end] {
+		t.Errorf("url.Parse(%.200q) = %+v, %v; want host %q and no userinfo", u, p, err, after[:end])
+	}
 }
 
 func TestSourceURL(t *testing.T) {
@@ -148,8 +190,8 @@ func TestSourceURL(t *testing.T) {
 	}
 }
 
-// TestSourceURLRoundTrip checks the property of issue 4 on the CacheURL
-// table: SourceURL inverts CacheURL, apart from what CacheURL normalises.
+// TestSourceURLRoundTrip checks on the CacheURL table that SourceURL
+// inverts CacheURL, apart from what CacheURL normalises.
 func TestSourceURLRoundTrip(t *testing.T) {
 	for _, tt := range cacheURLTests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -178,14 +220,21 @@ func checkRoundTrip(t *testing.T, cache, in string, s Serving) {
 	if u.https {
 		scheme = "https://"
 	}
-	if in == scheme+u.host+u.rest && isHostName(strings.TrimSuffix(u.host, "."), false) && !hasCacheOnlyParam(q) && back != in {
+	normal := string(appendEscaped(nil, u.rest)) == u.rest && !strings.HasPrefix(u.rest, "\\")
+	if in == scheme+u.host+u.rest && isHostName(strings.TrimSuffix(u.host, "."), false) && normal && !hasCacheOnlyParam(q) && back != in {
 		t.Errorf("SourceURL(CacheURL(%.200q)) = %.200q", in, back)
 	}
 	if hasCacheOnlyParam(q) {
 		return
 	}
-	if again, err := CacheURL(cache, back, s); again != c || err != nil {
+	again, err := CacheURL(cache, back, s)
+	if err != nil || again != c && !strings.HasPrefix(u.rest, "\\") {
 		t.Errorf("CacheURL(SourceURL(%.200q)) = %.200q, %v", c, again, err)
+	}
+	// A "\" that ended the host is written "/" by SourceURL; from there on
+	// the round trip is exact.
+	if back2, err := SourceURL(again); err != nil || back2 != back {
+		t.Errorf("SourceURL(%.200q) = %.200q, %v; want %.200q", again, back2, err, back)
 	}
 }
 
@@ -216,7 +265,7 @@ func hasCacheOnlyParam(query string) bool {
 // cache-only parameter. Its checks on the hosts are those of the fast code.
 func slowSourceURL(in string) (string, bool) {
 	u, err := splitURL(in)
-	if err != nil || !u.https || !u.defaultPort() || !defaultRegistry.isCacheHost(u.host) {
+	if err != nil || !u.https || !u.defaultPort() || !isCacheHostSlow(u.host) {
 		return "", false
 	}
 	path, query, fragment := splitRest(u.rest)
@@ -254,14 +303,22 @@ func slowSourceURL(in string) (string, bool) {
 	}
 	out := scheme + string(host)
 	if used <= len(path) {
-		out += path[used-1:]
+		rest := path[used-1:]
+		if strings.HasPrefix(rest, "\\") {
+			// Both a browser and net/url read "/" as the end of the host.
+			rest = "/" + rest[1:]
+		}
+		out += rest
 	}
 	var kept []string
 	removed := false
 	if query != "" {
 		for _, p := range strings.Split(query[1:], "&") {
 			name, _, _ := strings.Cut(p, "=")
-			if name == "amp_gsa" || name == "amp_r" || name == "amp_kit" || name == "usqp" || strings.HasPrefix(name, "amp_js_") {
+			if n, err := url.QueryUnescape(name); err == nil {
+				name = n
+			}
+			if name == "amp_gsa" || name == "amp_r" || name == "amp_kit" || name == "usqp" || name == "amp_latest_update_time" || strings.HasPrefix(name, "amp_js_") {
 				removed = true
 				continue
 			}
@@ -329,5 +386,78 @@ func FuzzSourceURL(f *testing.F) {
 		if !strings.HasPrefix(got, "http://") && !strings.HasPrefix(got, "https://") {
 			t.Fatalf("SourceURL(%q) = %q", in, got)
 		}
+		checkNetURLHost(t, got)
 	})
+}
+
+// isCacheHostSlow reports whether h is a built-in cache domain or one label
+// of [A-Za-z0-9_-]{1,63} below it, in any case, by regular expression.
+func isCacheHostSlow(h string) bool {
+	return cacheHostPattern.MatchString(h)
+}
+
+var cacheHostPattern = regexp.MustCompile(`(?i)^([a-z0-9_-]{1,63}\.)?(cdn\.ampproject\.org|www\.bing-amp\.com)$`)
+
+func TestParseCacheURL(t *testing.T) {
+	tests := []struct {
+		in, want string
+		s        Serving
+		wantErr  error
+	}{
+		// spec "URL Path": /c, with the https infix.
+		{in: "https://example-com.cdn.ampproject.org/c/s/example.com/a", want: "https://example.com/a", s: Content},
+		// spec "URL Path": /ii/w800, a serving type of two segments.
+		{in: "https://example-com.cdn.ampproject.org/ii/w800/example.com/a.png", want: "http://example.com/a.png", s: "ii/w800"},
+		// A backslash between the segments is a "/", as in a URL parser.
+		{in: `https://example-com.cdn.ampproject.org/ii\w800/example.com/a.png`, want: "http://example.com/a.png", s: "ii/w800"},
+		// The spec's amp_latest_update_time is cache-only, escaped or not.
+		{in: "https://example-com.cdn.ampproject.org/c/s/example.com/?a=1&amp_latest_update_time=2&amp%5Fr=3", want: "https://example.com/?a=1", s: Content},
+		// "ii" that ends the path, found by FuzzParseServing (a panic).
+		{in: "https://example-com.cdn.ampproject.org/ii", wantErr: ErrInvalidServing},
+		// Not on a cache.
+		{in: "https://example.com/c/s/example.com/", wantErr: ErrNotCacheURL},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, s, err := defaultRegistry.ParseCacheURL(tt.in)
+			if got != tt.want || s != tt.s || !errors.Is(err, tt.wantErr) {
+				t.Errorf("ParseCacheURL(%q) = %q, %q, %v; want %q, %q, %v", tt.in, got, s, err, tt.want, tt.s, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestSplitCacheHost(t *testing.T) {
+	tests := []struct {
+		in, prefix, domain string
+		ok                 bool
+	}{
+		// One label below a cache domain.
+		{"www-example-com.cdn.ampproject.org", "www-example-com", "cdn.ampproject.org", true},
+		// In any case, with a root dot; the prefix as given.
+		{"WWW-Example-COM.CDN.ampproject.org.", "WWW-Example-COM", "cdn.ampproject.org", true},
+		// The cache domain itself.
+		{"www.bing-amp.com", "", "www.bing-amp.com", true},
+		// Two labels below: not a cache host.
+		{"a.b.cdn.ampproject.org", "", "", false},
+		// "_" is in the runtime's pattern.
+		{"a_b.cdn.ampproject.org", "a_b", "cdn.ampproject.org", true},
+		// A label of 64 bytes.
+		{strings.Repeat("a", 64) + ".cdn.ampproject.org", "", "", false},
+		// Another domain.
+		{"example.com", "", "", false},
+		// A suffix without a dot before it.
+		{"xcdn.ampproject.org", "", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			p, c, ok := defaultRegistry.SplitCacheHost(tt.in)
+			if p != tt.prefix || c.CacheDomain != tt.domain || ok != tt.ok {
+				t.Errorf("SplitCacheHost(%q) = %q, %q, %v; want %q, %q, %v", tt.in, p, c.CacheDomain, ok, tt.prefix, tt.domain, tt.ok)
+			}
+			if ok != isCacheHostSlow(strings.TrimSuffix(tt.in, ".")) {
+				t.Errorf("SplitCacheHost(%q) disagrees with the oracle", tt.in)
+			}
+		})
+	}
 }

@@ -1,8 +1,12 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package cachetest
 
 import (
+	"errors"
 	"html/template"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -10,6 +14,7 @@ import (
 	"time"
 
 	"github.com/urlspec/urlspec/ampcache"
+	"github.com/urlspec/urlspec/internal/inputerr"
 )
 
 // Bounds on the work one request can cause. The options change the last
@@ -44,7 +49,6 @@ const userAgent = "Mozilla/5.0 (compatible; Google-AMPHTML; urlspec cachetest)"
 type Cache struct {
 	fetch        http.RoundTripper
 	registry     *ampcache.Registry
-	domains      []string
 	maxRedirects int
 	maxBody      int64
 	timeout      time.Duration
@@ -58,7 +62,7 @@ type Option func(*Cache) error
 func WithRegistry(r *ampcache.Registry) Option {
 	return func(c *Cache) error {
 		if r == nil {
-			return newError(ErrInvalidOption, "WithRegistry(nil)", "nil registry")
+			return optionError("WithRegistry", "nil registry")
 		}
 		c.registry = r
 		return nil
@@ -70,7 +74,7 @@ func WithRegistry(r *ampcache.Registry) Option {
 func WithMaxRedirects(n int) Option {
 	return func(c *Cache) error {
 		if n < 0 {
-			return newError(ErrInvalidOption, "WithMaxRedirects("+strconv.Itoa(n)+")", "negative")
+			return optionError("WithMaxRedirects", strconv.Itoa(n)+" is negative")
 		}
 		c.maxRedirects = n
 		return nil
@@ -82,7 +86,7 @@ func WithMaxRedirects(n int) Option {
 func WithMaxBodySize(n int64) Option {
 	return func(c *Cache) error {
 		if n <= 0 {
-			return newError(ErrInvalidOption, "WithMaxBodySize("+strconv.FormatInt(n, 10)+")", "not positive")
+			return optionError("WithMaxBodySize", strconv.FormatInt(n, 10)+" is not positive")
 		}
 		c.maxBody = n
 		return nil
@@ -94,7 +98,7 @@ func WithMaxBodySize(n int64) Option {
 func WithTimeout(d time.Duration) Option {
 	return func(c *Cache) error {
 		if d <= 0 {
-			return newError(ErrInvalidOption, "WithTimeout("+d.String()+")", "not positive")
+			return optionError("WithTimeout", d.String()+" is not positive")
 		}
 		c.timeout = d
 		return nil
@@ -108,7 +112,7 @@ func WithTimeout(d time.Duration) Option {
 // a server on loopback.
 func New(origin http.Handler, opts ...Option) (*Cache, error) {
 	if origin == nil {
-		return nil, newError(ErrInvalidOrigin, "<nil>", "nil handler")
+		return nil, inputerr.Field(ErrInvalidOrigin, "cachetest", "New", "nil origin handler")
 	}
 	c := &Cache{
 		fetch:        handlerTransport{origin},
@@ -131,16 +135,18 @@ func New(origin http.Handler, opts ...Option) (*Cache, error) {
 		}
 		c.registry = r
 	}
-	for _, k := range c.registry.Caches() {
-		c.domains = append(c.domains, strings.ToLower(k.CacheDomain))
-	}
 	return c, nil
 }
 
 // IsCacheHost reports whether host (with or without a port) is on one of
-// the cache's cache domains: the domain itself or a subdomain of it.
+// the cache's cache domains: the domain itself or one label below it, as
+// [ampcache.Registry.SplitCacheHost] reads it.
 func (c *Cache) IsCacheHost(host string) bool {
-	_, _, ok := splitCacheHost(host, c.domains)
+	name, _, _, ok := splitHost(host)
+	if !ok {
+		return false
+	}
+	_, _, ok = c.registry.SplitCacheHost(name)
 	return ok
 }
 
@@ -148,16 +154,19 @@ func (c *Cache) IsCacheHost(host string) bool {
 //
 //  1. a method other than GET or HEAD gets 405, and a URL over
 //     [MaxURLLength] bytes gets 414;
-//  2. a host that is not on a cache domain gets 404;
+//  2. a Host that is not a host name and an optional port gets 400, and a
+//     host that is not on a cache domain ([ampcache.Registry.SplitCacheHost])
+//     gets 404;
 //  3. the path must be /<serving>/[s/]<host>/<path> with a serving type of
 //     c, v, i, ii/w<N> or r (spec: "URL Path"); any other gets 404. The
-//     cache URL is mapped back to the publisher URL with
-//     [ampcache.Registry.SourceURL]; a URL that maps to none gets 404;
+//     cache URL is mapped back to the publisher URL, without the cache-only
+//     query parameters, and its serving type read, in one parse by
+//     [ampcache.Registry.ParseCacheURL]; a URL that maps to none gets 404;
 //  4. a host whose prefix is not the publisher host's
 //     [ampcache.DomainPrefix] is redirected (301) to the right one, with
 //     the same path and query (spec: "Domain Name Prefix");
-//  5. the publisher URL is fetched from the origin without the cache-only
-//     query parameters (spec: "URL Path"), following redirects up to the
+//  5. the publisher URL is fetched from the origin (without the cache-only
+//     query parameters, spec: "URL Path"), following redirects up to the
 //     bound (spec: "Redirects");
 //  6. an origin status other than 200 gets 404 with an error page (spec:
 //     "Not Found" and "Server Errors"), as do a fetch that fails, times
@@ -182,37 +191,47 @@ func (c *Cache) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, http.StatusRequestURITooLong, newError(ErrURLTooLong, uri[:64]+"...", strconv.Itoa(len(uri))+" bytes"))
 		return
 	}
-	prefix, domain, ok := splitCacheHost(r.Host, c.domains)
+	name, port, hasPort, ok := splitHost(r.Host)
+	if !ok {
+		c.fail(w, http.StatusBadRequest, newError(ErrInvalidHost, r.Host, "want a host name and an optional port"))
+		return
+	}
+	prefix, cache, ok := c.registry.SplitCacheHost(name)
 	if !ok {
 		c.fail(w, http.StatusNotFound, newError(ErrNotCacheHost, r.Host, ""))
 		return
 	}
-	path, _, _ := strings.Cut(uri, "?")
-	s, _, ok := parseServing(path)
-	if !ok {
-		c.fail(w, http.StatusNotFound, newError(ErrUnknownServing, uri, "serving types are c, v, i, ii/w<N> and r"))
-		return
+	domain := cache.CacheDomain
+	pub, s, err := c.publisherURL(domain, uri)
+	if errors.Is(err, ampcache.ErrInvalidServing) {
+		s, err = "", nil
 	}
-	pub, err := c.publisherURL(domain, uri)
 	if err != nil {
 		c.fail(w, http.StatusNotFound, err)
 		return
 	}
-	want, err := ampcache.DomainPrefix(pub.Hostname())
-	if err != nil {
-		c.fail(w, http.StatusNotFound, newError(ErrInvalidURL, uri, err.Error()))
+	document, ok := served(s)
+	if !ok {
+		c.fail(w, http.StatusNotFound, newError(ErrUnknownServing, uri, "serving types are c, v, i, ii/w<N> and r"))
 		return
 	}
-	if prefix != want {
+	want, err := ampcache.DomainPrefix(pub.Hostname())
+	if err != nil {
+		c.fail(w, http.StatusNotFound, inputerr.Wrap(ErrInvalidURL, uri, err))
+		return
+	}
+	if !strings.EqualFold(prefix, want) {
 		scheme := "http"
 		if r.TLS != nil {
 			scheme = "https"
 		}
-		host := want + "." + domain
-		if _, port, err := net.SplitHostPort(r.Host); err == nil && port != "" {
-			host += ":" + port
+		// Only the validated prefix, the registry's domain and the port
+		// as a number reach the Location.
+		loc := scheme + "://" + want + "." + domain
+		if hasPort {
+			loc += ":" + strconv.Itoa(port)
 		}
-		c.redirect(w, http.StatusMovedPermanently, scheme+"://"+host+uri)
+		c.redirect(w, http.StatusMovedPermanently, loc+uri)
 		return
 	}
 	res, err := c.get(r, pub)
@@ -220,7 +239,7 @@ func (c *Cache) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, http.StatusNotFound, err)
 		return
 	}
-	if s.document {
+	if document {
 		info := readAMP(res.body, res.url)
 		if !info.amp || !isHTML(res.header.Get("Content-Type"), res.body) {
 			to := info.canonical
@@ -235,20 +254,20 @@ func (c *Cache) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // publisherURL maps a cache request back to its publisher URL, with the
-// cache-only query parameters removed.
-func (c *Cache) publisherURL(domain, uri string) (*url.URL, error) {
-	src, err := c.registry.SourceURL("https://" + domain + uri)
+// cache-only query parameters removed, and its serving type, with one
+// parse by [ampcache.Registry.ParseCacheURL].
+func (c *Cache) publisherURL(domain, uri string) (*url.URL, ampcache.Serving, error) {
+	src, s, err := c.registry.ParseCacheURL("https://" + domain + uri)
 	if err != nil {
-		return nil, newError(ErrInvalidURL, uri, err.Error())
+		return nil, "", inputerr.Wrap(ErrInvalidURL, uri, err)
 	}
 	u, err := url.Parse(src)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
-		return nil, newError(ErrInvalidURL, uri, "no publisher URL")
+		return nil, "", newError(ErrInvalidURL, uri, "no publisher URL")
 	}
-	u.RawQuery = stripCacheOnly(u.RawQuery)
 	u.ForceQuery = false
 	u.Fragment, u.RawFragment = "", ""
-	return u, nil
+	return u, s, nil
 }
 
 // isHTML reports whether a document is HTML, by its Content-Type or, when
@@ -305,10 +324,16 @@ func (c *Cache) redirect(w http.ResponseWriter, code int, loc string) {
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(code)
-	pageTemplate.Execute(w, page{Code: code, Status: http.StatusText(code), Link: loc})
+	text := loc
+	if len(text) > 100 {
+		text = text[:100] + "..."
+	}
+	pageTemplate.Execute(w, page{Code: code, Status: http.StatusText(code), Link: loc, LinkText: text})
 }
 
-// fail answers with an error page that holds err's message.
+// fail answers with an error page that holds err's message. The message is
+// at most 512 bytes (internal/inputerr), so the page is at most 4 KiB
+// whatever the request, even with every byte escaped as HTML.
 func (c *Cache) fail(w http.ResponseWriter, code int, err error) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
@@ -322,10 +347,11 @@ type page struct {
 	Code          int
 	Status        string
 	Message, Link string
+	LinkText      string // Link, cut to 100 bytes
 }
 
 var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
 <html lang="en"><meta charset="utf-8"><title>{{.Code}} {{.Status}}</title>
 <h1>{{.Code}} {{.Status}}</h1>
-{{if .Link}}<p><a href="{{.Link}}">{{.Link}}</a></p>{{end}}{{if .Message}}<p>{{.Message}}</p>{{end}}
+{{if .Link}}<p><a href="{{.Link}}">{{.LinkText}}</a></p>{{end}}{{if .Message}}<p>{{.Message}}</p>{{end}}
 `))

@@ -1,11 +1,16 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 // Package cachetest provides an AMP Cache for tests: an in-process cache
 // that serves a publisher's site under real cache URLs, on loopback, so
 // publishers can test their AMP pages, their CORS handling and their
 // redirects end to end. It follows the "URL Path" and "Redirect & Error
-// Handling" sections of the AMP Cache URL format
-// (https://amp.dev/documentation/guides-and-tutorials/learn/amp-caches-and-cors/amp-cache-urls/,
-// shared/spec/amp-cache-url-format.md), except where the decisions below
-// fill its silences.
+// Handling" sections of amp.dev's "AMP Cache URL format and request
+// handling"
+// (https://amp.dev/documentation/guides-and-tutorials/learn/amp-caches-and-cors/amp-cache-urls/),
+// except where the decisions below fill its silences. Hosts are read as
+// the WHATWG URL standard (https://url.spec.whatwg.org/) reads them.
 //
 // [NewServer] starts a cache over https on a loopback address, modelled on
 // [net/http/httptest.Server]: its [Server.Client] reaches it under any host
@@ -19,8 +24,9 @@
 //
 // For a request to https://<prefix>.<cacheDomain>/<serving>/[s/]<host>/<path>:
 //
-//   - Spec "URL Path": the cache URL is mapped back to the publisher URL
-//     with [ampcache.Registry.SourceURL]; the serving types c and v serve
+//   - Spec "URL Path": the cache URL is mapped back to the publisher URL,
+//     and its serving type read, in one parse by
+//     [ampcache.Registry.ParseCacheURL]; the serving types c and v serve
 //     AMP documents, i, ii/w<N> and r serve subresources, and any other
 //     gets 404.
 //   - Spec "Domain Name Prefix": a host whose prefix is not
@@ -66,10 +72,11 @@
 //     cert are not served: 404.
 //   - Documents as they are. The cache does not rewrite a document's
 //     URLs to cache URLs, nor add the AMP runtime, as the real cache does.
-//   - Cache-only parameters. Those the AMP runtime removes from a cache URL
-//     (amp_js_*, amp_gsa, amp_r, amp_kit, usqp) and the spec's example
-//     amp_latest_update_time. Every other parameter keeps its bytes and its
-//     order.
+//   - Cache-only parameters. Those that [ampcache.SourceURL] removes: the
+//     ones the AMP runtime removes from a cache URL (amp_js_*, amp_gsa,
+//     amp_r, amp_kit, usqp) and the spec's example amp_latest_update_time,
+//     with names compared as net/url reads them ("amp%5Fr" is amp_r).
+//     Every other parameter keeps its bytes and its order.
 //   - The origin's request. A GET with the cache's own User-Agent (carrying
 //     "Google-AMPHTML", the token of Google's AMP Cache fetcher) and
 //     Accept, and nothing of the client's request: no cookies, no
@@ -87,12 +94,24 @@
 //     needs, it closes the origin's body: an in-process origin's writes
 //     then fail and its request's context is done. A handler that ignores
 //     both keeps running, as it would under net/http.
-//   - Hosts. A host on a cache domain matches ignoring ASCII case, a port
-//     and a final dot. On a [Server], a request for any other host goes to
-//     the origin, as the publisher's own site, so a client can follow the
-//     cache's redirects to the publisher; a mounted [Cache] answers 404
-//     for it. The prefix redirect keeps the scheme of the request (https
-//     when it came over TLS) and its port.
+//   - Hosts. A request's Host must be a host name of ASCII bytes without
+//     the WHATWG URL standard's forbidden domain code points, and an
+//     optional port of digits up to 65535; any other Host (such as
+//     "a.cdn.ampproject.org:1@evil.com") gets 400. A host is on a cache if
+//     it is a cache domain or one label below it
+//     ([ampcache.Registry.SplitCacheHost], as SourceURL and the AMP runtime
+//     read it), ignoring ASCII case and a final dot. On a [Server], a
+//     request for any other host goes to the origin, as the publisher's
+//     own site, so a client can follow the cache's redirects to the
+//     publisher; a mounted [Cache] answers 404 for it. The prefix redirect
+//     keeps the scheme of the request (https when it came over TLS) and
+//     its port, written as a number: only the computed prefix, the cache
+//     domain and that port reach the Location.
+//   - Error pages. An error page holds the reason, a message of at most
+//     512 bytes that quotes at most 100 bytes of any input, so a page is
+//     at most 4 KiB whatever the request. An error returned by a fetch
+//     keeps its cause for [errors.Is] (context.Canceled, a transport
+//     error), and a configuration error names the option at fault.
 //   - No storage. The cache fetches the origin on every request, so a
 //     test sees its changes at once.
 //   - Loopback only. [OriginURL] accepts only loopback hosts and does not

@@ -1,3 +1,7 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package cachetest
 
 import (
@@ -7,8 +11,11 @@ import (
 )
 
 // Sentinel errors. Every error returned by this package wraps exactly one of
-// them, so callers can test the kind of failure with [errors.Is]. The
-// message begins with "cachetest: " and quotes the input. The cache also
+// them, so callers can test the kind of failure with [errors.Is]; an error
+// with a cause, such as a fetch cut short by context.Canceled, wraps the
+// cause too. The message begins with "cachetest: " and quotes at most the
+// first 100 bytes of the input, or names the option at fault, and is at
+// most 512 bytes long. The cache also
 // writes these messages into its error pages, so a test can tell why a
 // request got a 404.
 var (
@@ -18,6 +25,9 @@ var (
 	// ErrInvalidOrigin reports an origin that cannot be served: a nil
 	// handler, or a base URL that is not an http or https URL on loopback.
 	ErrInvalidOrigin = errors.New("cachetest: invalid origin")
+	// ErrInvalidHost reports a request whose Host is not a host name with
+	// an optional port, such as one with userinfo; the cache answers 400.
+	ErrInvalidHost = errors.New("cachetest: invalid Host")
 	// ErrNotCacheHost reports a request whose host is not on a cache of
 	// the registry.
 	ErrNotCacheHost = errors.New("cachetest: not an AMP Cache host")
@@ -51,4 +61,10 @@ var (
 // optional detail; its message quotes the input (internal/inputerr).
 func newError(err error, input, detail string) error {
 	return inputerr.New(err, input, detail)
+}
+
+// optionError returns an error wrapping ErrInvalidOption that names the
+// option: "cachetest: WithRegistry: nil registry".
+func optionError(option, reason string) error {
+	return inputerr.Field(ErrInvalidOption, "cachetest", option, reason)
 }

@@ -1,3 +1,7 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package cachetest_test
 
 import (
@@ -88,7 +92,7 @@ func ExampleNew() {
 	fmt.Println(err)
 	// Output:
 	// 200 text/html; charset=utf-8
-	// cachetest: invalid origin in "<nil>": nil handler
+	// cachetest: New: nil origin handler
 }
 
 // An origin that runs as a server on loopback is given by its base URL.

@@ -1,12 +1,19 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package cachetest
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"strconv"
+
+	"github.com/urlspec/urlspec/internal/inputerr"
 )
 
 // response is an origin response the cache has read whole.
@@ -27,6 +34,16 @@ type response struct {
 // Each fetch is a GET with only the cache's own headers: the request of the
 // cache's client (cookies, authorization, its Origin) never reaches the
 // origin.
+// fetchError is the error of a fetch of u that failed with err, which it
+// keeps as its cause (so that errors.Is(err, context.Canceled) holds), and
+// says when the fetch ran out of time.
+func (c *Cache) fetchError(u *url.URL, err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = fmt.Errorf("timed out after %v: %w", c.timeout, err)
+	}
+	return inputerr.Wrap(ErrOriginFetch, u.String(), err)
+}
+
 func (c *Cache) get(r *http.Request, pub *url.URL) (*response, error) {
 	ctx, cancel := context.WithTimeout(r.Context(), c.timeout)
 	defer cancel()
@@ -34,16 +51,13 @@ func (c *Cache) get(r *http.Request, pub *url.URL) (*response, error) {
 	for redirects := 0; ; redirects++ {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 		if err != nil {
-			return nil, newError(ErrOriginFetch, u.String(), err.Error())
+			return nil, inputerr.Wrap(ErrOriginFetch, u.String(), err)
 		}
 		req.Header.Set("User-Agent", userAgent)
 		req.Header.Set("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")
 		res, err := c.fetch.RoundTrip(req)
 		if err != nil {
-			if errors.Is(err, context.DeadlineExceeded) {
-				return nil, newError(ErrOriginFetch, u.String(), "timed out after "+c.timeout.String())
-			}
-			return nil, newError(ErrOriginFetch, u.String(), err.Error())
+			return nil, c.fetchError(u, err)
 		}
 		switch res.StatusCode {
 		case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
@@ -68,10 +82,7 @@ func (c *Cache) get(r *http.Request, pub *url.URL) (*response, error) {
 		defer res.Body.Close()
 		body, err := io.ReadAll(io.LimitReader(res.Body, c.maxBody+1))
 		if err != nil {
-			if errors.Is(err, context.DeadlineExceeded) {
-				return nil, newError(ErrOriginFetch, u.String(), "timed out after "+c.timeout.String())
-			}
-			return nil, newError(ErrOriginFetch, u.String(), err.Error())
+			return nil, c.fetchError(u, err)
 		}
 		if int64(len(body)) > c.maxBody {
 			return nil, newError(ErrBodyTooLarge, u.String(), "over "+strconv.FormatInt(c.maxBody, 10)+" bytes")

@@ -1,34 +1,39 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package cachetest
 
 import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/urlspec/urlspec/ampcache"
 )
 
-// slowServing is the oracle for parseServing: the serving types of the
-// spec's "URL Path" this cache serves, as one regular expression.
-var slowServing = regexp.MustCompile(`(?s)^/(c|v|i|r|ii/w[1-9][0-9]*)(/.*)$`)
+// slowServing is the oracle for the serving types this cache serves: those
+// of the spec's "URL Path", as one regular expression on a cache path.
+var slowServing = regexp.MustCompile(`(?s)^/(c|v|i|r|ii/w[1-9][0-9]*)/(s/)?[^/]+`)
 
-func TestParseServing(t *testing.T) {
+func TestServed(t *testing.T) {
 	tests := []struct {
 		in       string
-		want     string // serving dir, "" for not ok
+		want     string // serving type, "" for not served
 		document bool
-		rest     string
 	}{
 		// spec "URL Path": /c, Content, an AMP document.
-		{in: "/c/s/example.com/", want: "c", document: true, rest: "/s/example.com/"},
+		{in: "/c/s/example.com/", want: "c", document: true},
 		// spec "URL Path": /v, Viewer, an AMP document.
-		{in: "/v/s/example.com/", want: "v", document: true, rest: "/s/example.com/"},
+		{in: "/v/s/example.com/", want: "v", document: true},
 		// spec "URL Path": /i, Image.
-		{in: "/i/s/example.com/a.png", want: "i", rest: "/s/example.com/a.png"},
+		{in: "/i/s/example.com/a.png", want: "i"},
 		// spec "URL Path": /ii/w800, Image with a maximum width.
-		{in: "/ii/w800/s/example.com/a.png", want: "ii/w800", rest: "/s/example.com/a.png"},
-		// r, Resource, for fonts and other subresources (issue 4).
-		{in: "/r/s/example.com/f.woff2", want: "r", rest: "/s/example.com/f.woff2"},
+		{in: "/ii/w800/s/example.com/a.png", want: "ii/w800"},
+		// r, Resource, for fonts and other subresources.
+		{in: "/r/s/example.com/f.woff2", want: "r"},
 		// An http publisher URL has no /s.
-		{in: "/c/example.com/", want: "c", document: true, rest: "/example.com/"},
+		{in: "/c/example.com/", want: "c", document: true},
 		// spec "URL Path": /wp, Web Package, is not served by this cache.
 		{in: "/wp/s/example.com/"},
 		// spec "URL Path": /cert, Certificate, is not served by this cache.
@@ -37,8 +42,6 @@ func TestParseServing(t *testing.T) {
 		{in: "/c"},
 		// The root names nothing.
 		{in: "/"},
-		// Empty path.
-		{in: ""},
 		// Serving types are lowercase.
 		{in: "/C/s/example.com/"},
 		// ii without a width.
@@ -46,101 +49,114 @@ func TestParseServing(t *testing.T) {
 		// A width must not start with 0.
 		{in: "/ii/w0/s/example.com/"},
 		// A large width, as ampcache.ImageMaxWidth makes it.
-		{in: "/ii/w100000/x", want: "ii/w100000", rest: "/x"},
+		{in: "/ii/w100000/example.com/x", want: "ii/w100000"},
 		// A negative width.
-		{in: "/ii/w-1/x"},
+		{in: "/ii/w-1/example.com/x"},
 		// A width that is not a number.
-		{in: "/ii/wide/x"},
-		// A relative path.
-		{in: "c/s/example.com/"},
+		{in: "/ii/wide/example.com/x"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			s, rest, ok := parseServing(tt.in)
-			if ok != (tt.want != "") || s.dir != tt.want || s.document != tt.document || rest != tt.rest {
-				t.Errorf("parseServing(%q) = %+v, %q, %v; want %q, %v, %q", tt.in, s, rest, ok, tt.want, tt.document, tt.rest)
+			got, document := servedPath(tt.in)
+			if string(got) != tt.want || document != tt.document {
+				t.Errorf("served(%q) = %q, %v; want %q, %v", tt.in, got, document, tt.want, tt.document)
 			}
 			checkServingOracle(t, tt.in)
 		})
 	}
 }
 
-// checkServingOracle checks parseServing against slowServing.
+// servedPath reads the serving type of a cache path as the cache does, with
+// ampcache, and returns it if the cache serves it.
+func servedPath(path string) (ampcache.Serving, bool) {
+	r, _ := ampcache.NewRegistry(ampcache.Caches())
+	_, s, err := r.ParseCacheURL("https://example-com.cdn.ampproject.org" + path)
+	if err != nil {
+		return "", false
+	}
+	document, ok := served(s)
+	if !ok {
+		return "", false
+	}
+	return s, document
+}
+
+// checkServingOracle checks the cache's serving types against slowServing,
+// for a path whose publisher host ampcache accepts.
 func checkServingOracle(t *testing.T, in string) {
 	t.Helper()
-	s, rest, ok := parseServing(in)
+	s, _ := servedPath(in)
 	m := slowServing.FindStringSubmatch(in)
-	if ok != (m != nil) || (ok && (s.dir != m[1] || rest != m[2])) {
-		t.Errorf("parseServing(%q) = %+v, %q, %v; oracle %q", in, s, rest, ok, m)
+	if s != "" && (m == nil || m[1] != string(s)) {
+		t.Errorf("served(%q) = %q; oracle %q", in, s, m)
+	}
+	if s == "" && m != nil {
+		if _, _, err := mustRegistry().ParseCacheURL("https://example-com.cdn.ampproject.org" + in); err == nil {
+			t.Errorf("served(%q) refused; oracle %q", in, m)
+		}
 	}
 }
 
-func TestSplitCacheHost(t *testing.T) {
-	domains := []string{"cdn.ampproject.org", "www.bing-amp.com"}
+func mustRegistry() *ampcache.Registry {
+	r, err := ampcache.NewRegistry(ampcache.Caches())
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
+// TestSplitHost checks that a Host that is not host[:port] is
+// refused, so that nothing of it but the host name and the port as a
+// number reaches a Location.
+func TestSplitHost(t *testing.T) {
 	tests := []struct {
-		in             string
-		prefix, domain string
-		ok             bool
+		in      string
+		name    string
+		port    int
+		hasPort bool
+		ok      bool
 	}{
-		// spec "Domain Name Prefix": example-com.cdn.ampproject.org.
-		{in: "example-com.cdn.ampproject.org", prefix: "example-com", domain: "cdn.ampproject.org", ok: true},
-		// The second registered cache.
-		{in: "example-com.www.bing-amp.com", prefix: "example-com", domain: "www.bing-amp.com", ok: true},
-		// The cache domain itself has an empty prefix.
-		{in: "cdn.ampproject.org", domain: "cdn.ampproject.org", ok: true},
-		// Case, port and final dot are ignored.
-		{in: "Example-COM.cdn.AMPproject.org.:443", prefix: "example-com", domain: "cdn.ampproject.org", ok: true},
-		// A dotted prefix is returned whole, for the prefix check to refuse.
-		{in: "a.b.cdn.ampproject.org", prefix: "a.b", domain: "cdn.ampproject.org", ok: true},
-		// A look-alike domain is not the cache.
-		{in: "evilcdn.ampproject.org"},
-		// Not a cache at all.
-		{in: "www.example.com"},
-		// Empty host.
+		// A host name.
+		{in: "www-example-com.cdn.ampproject.org", name: "www-example-com.cdn.ampproject.org", ok: true},
+		// A host and a port.
+		{in: "a.cdn.ampproject.org:8443", name: "a.cdn.ampproject.org", port: 8443, hasPort: true, ok: true},
+		// Leading zeros, as host.Port allows.
+		{in: "a.example:0080", name: "a.example", port: 80, hasPort: true, ok: true},
+		// An empty port is no port.
+		{in: "a.example:", name: "a.example", ok: true},
+		// Userinfo after the port.
+		{in: "www-example-com.cdn.ampproject.org:1@evil.com"},
+		// A port above 65535.
+		{in: "a.example:65536"},
+		// A path in the Host.
+		{in: "a.example/x"},
+		// Two ports.
+		{in: "a.example:1:2"},
+		// A space.
+		{in: "a example"},
+		// Non-ASCII.
+		{in: "ä.example"},
+		// Empty.
 		{in: ""},
+		// A port alone.
+		{in: ":80"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			p, d, ok := splitCacheHost(tt.in, domains)
-			if p != tt.prefix || d != tt.domain || ok != tt.ok {
-				t.Errorf("splitCacheHost(%q) = %q, %q, %v; want %q, %q, %v", tt.in, p, d, ok, tt.prefix, tt.domain, tt.ok)
+			name, port, hasPort, ok := splitHost(tt.in)
+			if name != tt.name || port != tt.port || hasPort != tt.hasPort || ok != tt.ok {
+				t.Errorf("splitHost(%q) = %q, %d, %v, %v; want %q, %d, %v, %v", tt.in, name, port, hasPort, ok, tt.name, tt.port, tt.hasPort, tt.ok)
 			}
 		})
 	}
 }
 
-func TestStripCacheOnly(t *testing.T) {
-	tests := []struct {
-		in, want string
-	}{
-		// spec "URL Path": amp-live-list's amp_latest_update_time is not passed to the origin.
-		{in: "amp_latest_update_time=1500000000", want: ""},
-		// The runtime's cache-only parameters, among the publisher's, whose order is kept.
-		{in: "b=2&amp_js_v=0.1&a=1&usqp=mq331AQ&amp_gsa=1&amp_r=x&amp_kit=1&c", want: "b=2&a=1&c"},
-		// Every amp_js_ name.
-		{in: "amp_js_anything=1&x=1", want: "x=1"},
-		// Names are compared unescaped.
-		{in: "amp%5Fr=1&x=%41", want: "x=%41"},
-		// A publisher parameter that only starts like a cache-only one.
-		{in: "amp_rx=1&usqpx=2&amp_js=3", want: "amp_rx=1&usqpx=2&amp_js=3"},
-		// Empty parameters and bytes are kept as they are.
-		{in: "a=1&&b=%zz", want: "a=1&&b=%zz"},
-		// No query.
-		{in: "", want: ""},
+// isCacheOnlySlow is the oracle's list of cache-only query parameters: the
+// AMP runtime's, and the spec's amp_latest_update_time.
+func isCacheOnlySlow(name string) bool {
+	switch name {
+	case "amp_gsa", "amp_r", "amp_kit", "usqp", "amp_latest_update_time":
+		return true
 	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			if got := stripCacheOnly(tt.in); got != tt.want {
-				t.Errorf("stripCacheOnly(%q) = %q, want %q", tt.in, got, tt.want)
-			}
-		})
-	}
-}
-
-func BenchmarkStripCacheOnly(b *testing.B) {
-	b.ReportAllocs()
-	q := "q=amp&amp_js_v=0.1&usqp=mq331AQ&page=" + strings.Repeat("2", 10)
-	for b.Loop() {
-		stripCacheOnly(q)
-	}
+	return strings.HasPrefix(name, "amp_js_")
 }

@@ -1,6 +1,10 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 // Command ampcors is a small publisher API server whose CORS is answered by
-// the ampcache middleware: its AMP pages may call it from the publisher's
-// own origins and from every AMP Cache.
+// the middleware of package ampcache/ampcors: its AMP pages may call it
+// from the publisher's own origins and from every AMP Cache.
 //
 // Usage:
 //
@@ -15,6 +19,8 @@
 //	curl -s -H 'Host: www-example-com.cdn.ampproject.org' http://127.0.0.1:8080/c/s/www.example.com/amp.html
 //	curl -i -H 'Origin: https://www-example-com.cdn.ampproject.org' http://127.0.0.1:8080/api/items
 //	curl -i -H 'Origin: https://evil-com.cdn.ampproject.org' http://127.0.0.1:8080/api/items
+//	curl -i -H 'Origin: https://www-example-com.cdn.ampproject.org' \
+//		'http://127.0.0.1:8080/api/items?%5F%5Famp_source_origin=https%3A%2F%2Fevil.com'
 //	curl -i -X OPTIONS -H 'Origin: https://www-example-com.cdn.ampproject.org' \
 //		-H 'Access-Control-Request-Method: POST' -H 'Access-Control-Request-Headers: content-type' \
 //		http://127.0.0.1:8080/api/subscribe
@@ -29,7 +35,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/urlspec/urlspec/ampcache"
+	"github.com/urlspec/urlspec/ampcache/ampcors"
 	"github.com/urlspec/urlspec/ampcache/cachetest"
 )
 
@@ -66,7 +72,7 @@ const page = `<!doctype html>
 // newHandler returns the publisher's site, its API behind the CORS
 // middleware, and a local AMP Cache for the cache hosts.
 func newHandler(origins []string) (http.Handler, error) {
-	cors, err := ampcache.NewCORS(ampcache.CORSConfig{Origins: origins})
+	policy, err := ampcors.New(ampcors.Config{Origins: origins})
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +88,7 @@ func newHandler(origins []string) (http.Handler, error) {
 		io.WriteString(w, page)
 	})
 	site := http.NewServeMux()
-	site.Handle("/api/", cors.Handler(mux))
+	site.Handle("/api/", policy.Handler(mux))
 	site.Handle("/", mux)
 	cache, err := cachetest.New(site)
 	if err != nil {

@@ -1,3 +1,7 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package main
 
 import (
@@ -24,6 +28,8 @@ func TestHandler(t *testing.T) {
 		{"allowed", "GET", "/api/items", map[string]string{"Origin": "https://www-example-com.cdn.ampproject.org"}, 200, "https://www-example-com.cdn.ampproject.org"},
 		// Another publisher's page on the cache.
 		{"refused", "GET", "/api/items", map[string]string{"Origin": "https://evil-com.cdn.ampproject.org"}, 403, ""},
+		// An escaped __amp_source_origin that is not the publisher's: refused.
+		{"escaped source origin", "GET", "/api/items?%5F%5Famp_source_origin=https%3A%2F%2Fevil.com", map[string]string{"Origin": "https://www-example-com.cdn.ampproject.org"}, 403, ""},
 		// The preflight of an amp-form POST with a JSON body.
 		{"preflight", "OPTIONS", "/api/subscribe", map[string]string{"Origin": "https://www-example-com.cdn.ampproject.org", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type"}, 204, "https://www-example-com.cdn.ampproject.org"},
 		// The page, at its cache URL, through the local AMP Cache.

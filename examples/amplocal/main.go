@@ -1,6 +1,10 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 // Command amplocal runs a publisher's site behind a local AMP Cache, on
 // loopback, so its AMP pages, redirects and API can be tried with curl
-// under real cache URLs. The site's API answers CORS with the ampcache
+// under real cache URLs. The site's API answers CORS with the ampcors
 // middleware, so the pages the cache serves may call it.
 //
 //	go run ./examples/amplocal          # serve, and print curl commands
@@ -24,7 +28,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/urlspec/urlspec/ampcache"
+	"github.com/urlspec/urlspec/ampcache/ampcors"
 	"github.com/urlspec/urlspec/ampcache/cachetest"
 )
 
@@ -44,7 +48,7 @@ const page = `<!doctype html>
 // page, a failing page, and a JSON API behind the CORS middleware, which
 // allows the site's own origin and its origin on every AMP Cache.
 func publisher() (http.Handler, error) {
-	cors, err := ampcache.NewCORS(ampcache.CORSConfig{Origins: []string{"https://www.example.com"}})
+	policy, err := ampcors.New(ampcors.Config{Origins: []string{"https://www.example.com"}})
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +71,7 @@ func publisher() (http.Handler, error) {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"items":[{"title":"first"},{"title":"second"}]}`+"\n")
 	})
-	mux.Handle("GET /api/items", cors.Handler(api))
+	mux.Handle("GET /api/items", policy.Handler(api))
 	return mux, nil
 }
 

@@ -1,30 +1,89 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package inputerr
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 )
 
+var errSentinel = errors.New("pkg: bad thing")
+
 func TestError(t *testing.T) {
-	sentinel := errors.New("pkg: bad thing")
 	tests := []struct {
-		input, detail, want string
+		name, input, detail string
+		cause               error
+		want                string
 	}{
 		// The input is quoted.
-		{"xn--99999a", "", `pkg: bad thing in "xn--99999a"`},
+		{"quoted", "xn--99999a", "", nil, `pkg: bad thing in "xn--99999a"`},
 		// A detail follows a colon.
-		{"a b", "forbidden code point 0x20", `pkg: bad thing in "a b": forbidden code point 0x20`},
+		{"detail", "a b", "forbidden code point 0x20", nil, `pkg: bad thing in "a b": forbidden code point 0x20`},
 		// Control bytes and invalid UTF-8 are escaped by the quoting.
-		{"\x00\xff", "", `pkg: bad thing in "\x00\xff"`},
+		{"escaped", "\x00\xff", "", nil, `pkg: bad thing in "\x00\xff"`},
+		// A cause's message ends the message.
+		{"cause", "https://a.example/", "", context.Canceled, `pkg: bad thing in "https://a.example/": context canceled`},
+		// Exactly 100 bytes are quoted whole.
+		{"100 bytes", strings.Repeat("a", 100), "", nil, `pkg: bad thing in "` + strings.Repeat("a", 100) + `"`},
+		// 101 bytes: the first 100 are quoted, then the length.
+		{"101 bytes", strings.Repeat("a", 101), "", nil, `pkg: bad thing in "` + strings.Repeat("a", 100) + `"... (101 bytes)`},
+		// A rune across byte 100 is left out whole, not quoted in part.
+		{"rune at the cut", strings.Repeat("a", 99) + "ü" + "b", "", nil, `pkg: bad thing in "` + strings.Repeat("a", 99) + `"... (102 bytes)`},
 	}
 	for _, tt := range tests {
-		err := New(sentinel, tt.input, tt.detail)
-		if got := err.Error(); got != tt.want {
-			t.Errorf("Error() = %q; want %q", got, tt.want)
-		}
-		if !errors.Is(err, sentinel) {
-			t.Errorf("errors.Is(%v, sentinel) = false", err)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			var err error
+			if tt.cause != nil {
+				err = Wrap(errSentinel, tt.input, tt.cause)
+			} else {
+				err = New(errSentinel, tt.input, tt.detail)
+			}
+			if got := err.Error(); got != tt.want {
+				t.Errorf("Error() = %q; want %q", got, tt.want)
+			}
+			if !errors.Is(err, errSentinel) {
+				t.Errorf("errors.Is(%v, errSentinel) = false", err)
+			}
+		})
+	}
+}
+
+// A 10 MB input gives a message of at most 512 bytes, and the error keeps
+// no more than 100 bytes of it (DomainPrefix of 10 MB once allocated ~255 MB
+// in Error()).
+func TestErrorHugeInput(t *testing.T) {
+	huge := strings.Repeat("\x00", 10<<20)
+	err := New(errSentinel, huge, strings.Repeat("d", 1000))
+	msg := err.Error()
+	if len(msg) > MaxMessage {
+		t.Errorf("len(Error()) = %d; want at most %d", len(msg), MaxMessage)
+	}
+	if !strings.Contains(msg, "(10485760 bytes)") {
+		t.Errorf("Error() = %q; want the input's length", msg)
+	}
+	if e := err.(*Error); len(e.input) > MaxQuoted+16 {
+		t.Errorf("the error keeps %d bytes of the input", len(e.input))
+	}
+	long := Wrap(errSentinel, "x", errors.New(strings.Repeat("é", 600)))
+	if got := long.Error(); len(got) > MaxMessage || !strings.HasSuffix(got, "é...") {
+		t.Errorf("a long cause gives %d bytes ending %q", len(got), got[len(got)-8:])
+	}
+}
+
+// errors.Is finds the cause as well as the errSentinel, through fmt's %w too,
+// as it finds a url.Error's.
+func TestWrapUnwrap(t *testing.T) {
+	err := fmt.Errorf("outer: %w", Wrap(errSentinel, "in", context.Canceled))
+	if !errors.Is(err, errSentinel) || !errors.Is(err, context.Canceled) {
+		t.Errorf("errors.Is: errSentinel %v, cause %v; want both", errors.Is(err, errSentinel), errors.Is(err, context.Canceled))
+	}
+	if errors.Is(New(errSentinel, "in", ""), context.Canceled) {
+		t.Error("an error without a cause matches context.Canceled")
 	}
 }
 
@@ -34,5 +93,15 @@ func TestNewClonesInput(t *testing.T) {
 	b[0] = 'z'
 	if got := err.Error(); got != `x in "abc"` {
 		t.Errorf("Error() = %q after the caller's bytes changed", got)
+	}
+}
+
+func TestField(t *testing.T) {
+	err := Field(errSentinel, "cachetest", "WithRegistry", "nil registry")
+	if got, want := err.Error(), "cachetest: WithRegistry: nil registry"; got != want {
+		t.Errorf("Error() = %q; want %q", got, want)
+	}
+	if !errors.Is(err, errSentinel) {
+		t.Error("errors.Is(Field(errSentinel, ...), errSentinel) = false")
 	}
 }

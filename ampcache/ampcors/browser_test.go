@@ -1,6 +1,10 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 //go:build unix
 
-package ampcache_test
+package ampcors_test
 
 import (
 	"bytes"
@@ -21,7 +25,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/urlspec/urlspec/ampcache"
+	"github.com/urlspec/urlspec/ampcache/ampcors"
 	"github.com/urlspec/urlspec/ampcache/cachetest"
 )
 
@@ -69,6 +73,8 @@ async function run(name, url, init) {
   await run('preflight', api + '?case=preflight', {method: 'PUT', headers: {'X-Custom': 'yes', 'Content-Type': 'application/json'}, body: '{}'});
   await run('preflight-again', api + '?case=preflight', {method: 'PUT', headers: {'X-Custom': 'yes', 'Content-Type': 'application/json'}, body: '{}'});
   await run('source-origin', api + '?case=source&__amp_source_origin=' + encodeURIComponent('https://www.example.com'));
+  await run('escaped-source-origin', api + '?case=escaped&%5F%5Famp_source_origin=' + encodeURIComponent('https://evil.com'));
+  await run('email-sender', api + '?case=email', {headers: {'AMP-Email-Sender': 'news@example.com'}});
   log('done', 'yes');
 })();
 </script>
@@ -101,7 +107,10 @@ type browserTest struct {
 // API, to break what the middleware did in the control test.
 func newBrowserTest(t *testing.T, unwrap func(http.Handler) http.Handler) *browserTest {
 	t.Helper()
-	cors, err := ampcache.NewCORS(ampcache.CORSConfig{Origins: []string{"https://example.com", "https://www.example.com"}})
+	cors, err := ampcors.New(ampcors.Config{
+		Origins:      []string{"https://example.com", "https://www.example.com"},
+		EmailSenders: []string{"news@example.com"},
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +252,7 @@ func findChromium(t *testing.T) string {
 	return path
 }
 
-func TestCORSBrowser(t *testing.T) {
+func TestBrowser(t *testing.T) {
 	chromium := findChromium(t)
 	if testing.Short() {
 		t.Skip("the browser test is slow")
@@ -263,6 +272,11 @@ func TestCORSBrowser(t *testing.T) {
 			"preflight-again": `ok 200 {"items":["preflight"]}`,
 			// The exposed header is readable by the page.
 			"source-origin": `ok 200 {"items":["source"]} source-origin=https://www.example.com`,
+			// Issue #1's reproducer: the escaped name is refused (a 403
+			// without Access-Control-Allow-Origin is a TypeError).
+			"escaped-source-origin": "error TypeError: Failed to fetch",
+			// AMP-Email-Sender from an allowed Origin: preflighted, allowed.
+			"email-sender": `ok 200 {"items":["email"]}`,
 		}
 		for k, v := range want {
 			if got[k] != v {
@@ -283,6 +297,9 @@ func TestCORSBrowser(t *testing.T) {
 			if r.Origin != "https://www-example-com.cdn.ampproject.org" {
 				t.Errorf("request with Origin %q, want the cache origin", r.Origin)
 			}
+			if strings.Contains(r.Query, "case=escaped") && (r.Status != http.StatusForbidden || r.ReachedNext) {
+				t.Errorf("escaped __amp_source_origin: status %d, next reached %v; want 403 from the middleware", r.Status, r.ReachedNext)
+			}
 			if r.Method == "OPTIONS" {
 				preflights++
 				if r.Status != http.StatusNoContent || r.ReachedNext {
@@ -290,11 +307,11 @@ func TestCORSBrowser(t *testing.T) {
 				}
 			}
 		}
-		if preflights != 1 {
-			t.Errorf("%d preflights, want 1 (the second PUT should use the cached preflight)", preflights)
+		if preflights != 2 {
+			t.Errorf("%d preflights, want 2, of the PUT and of the email fetch (the second PUT should use the cached preflight)", preflights)
 		}
-		if len(bt.log) != 5 {
-			t.Errorf("%d API requests, want 5 (4 fetches and 1 preflight)", len(bt.log))
+		if len(bt.log) != 8 {
+			t.Errorf("%d API requests, want 8 (6 fetches and 2 preflights)", len(bt.log))
 		}
 	})
 
@@ -305,7 +322,9 @@ func TestCORSBrowser(t *testing.T) {
 		if got["origin"] != "https://evil-com.cdn.ampproject.org" {
 			t.Errorf("origin: the page saw %q", got["origin"])
 		}
-		for _, k := range []string{"simple", "preflight", "preflight-again", "source-origin"} {
+		// Issue #9: the email fetch from an Origin that is not allowed
+		// is refused at its preflight, and never sent.
+		for _, k := range []string{"simple", "preflight", "preflight-again", "source-origin", "escaped-source-origin", "email-sender"} {
 			if !strings.HasPrefix(got[k], "error TypeError") {
 				t.Errorf("%s: the page saw %q, want a TypeError (CORS refused)", k, got[k])
 			}
@@ -317,6 +336,9 @@ func TestCORSBrowser(t *testing.T) {
 		}
 		for _, r := range bt.log {
 			t.Logf("server saw: %s ?%s Origin: %s → %d, next reached: %v", r.Method, r.Query, r.Origin, r.Status, r.ReachedNext)
+			if strings.Contains(r.Query, "case=email") && r.Method != http.MethodOptions {
+				t.Errorf("the email fetch was sent after its preflight was refused")
+			}
 			if r.Status != http.StatusForbidden || r.ReachedNext {
 				t.Errorf("%s from %s: status %d, next reached %v; want 403 from the middleware", r.Method, r.Origin, r.Status, r.ReachedNext)
 			}

@@ -1,13 +1,22 @@
-package ampcache
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package ampcors
 
 import (
-	"errors"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/urlspec/urlspec/ampcache"
+	"github.com/urlspec/urlspec/internal/host"
+	"github.com/urlspec/urlspec/internal/wpt"
 )
 
 // longHost has a domain prefix longer than 63 characters, so its cache
@@ -27,9 +36,9 @@ var testOrigins = func() []string {
 	return o
 }()
 
-func newTestCORS(tb testing.TB) *CORS {
+func newTestPolicy(tb testing.TB) *Policy {
 	tb.Helper()
-	c, err := NewCORS(CORSConfig{Origins: testOrigins, EmailSenders: []string{"news@example.com"}})
+	c, err := New(Config{Origins: testOrigins, EmailSenders: []string{"news@example.com"}})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -37,115 +46,7 @@ func newTestCORS(tb testing.TB) *CORS {
 }
 
 // hashOrigin is the Google AMP Cache origin of longHost.
-var hashOrigin = "https://" + FallbackPrefix(longHost) + ".cdn.ampproject.org"
-
-func TestNewCORS(t *testing.T) {
-	tests := []struct {
-		name    string
-		origins []string
-		want    []string // origins that must be allowed
-		notWant []string // origins that must not be
-		wantErr error
-	}{
-		// The issue's example configuration.
-		{name: "two origins", origins: []string{"https://example.com", "https://www.example.com"},
-			want:    []string{"https://example.com", "https://www.example.com", "https://example-com.cdn.ampproject.org", "https://www-example-com.cdn.ampproject.org", "https://www-example-com.www.bing-amp.com"},
-			notWant: []string{"http://example.com", "https://m.example.com", "https://m-example-com.cdn.ampproject.org"}},
-		// Letters in any case, a default port: serialized as a browser does.
-		{name: "normalised", origins: []string{"HTTPS://WWW.Example.COM:443"},
-			want: []string{"https://www.example.com", "https://www-example-com.cdn.ampproject.org"}},
-		// A Unicode host is converted to its ASCII form, as browsers send it.
-		{name: "Unicode host", origins: []string{"https://bücher.example"},
-			want: []string{"https://xn--bcher-kva.example", "https://xn--bcher-example-wob.cdn.ampproject.org"}},
-		// A non-default port is part of the origin; the cache origin has none.
-		{name: "port", origins: []string{"http://localhost:8080"},
-			want: []string{"http://localhost:8080", "https://" + FallbackPrefix("localhost") + ".cdn.ampproject.org"}, notWant: []string{"http://localhost"}},
-		// An IP address has no cache origins.
-		{name: "IPv4", origins: []string{"http://127.0.0.1:8080"}, want: []string{"http://127.0.0.1:8080"}},
-		// IPv6, serialized in brackets.
-		{name: "IPv6", origins: []string{"https://[::1]"}, want: []string{"https://[::1]"}},
-		// The spec's hash-prefix case: compared with the precomputed origin.
-		{name: "hash prefix", origins: []string{"https://" + longHost}, want: []string{hashOrigin}},
-		// No origins is a configuration error.
-		{name: "empty", origins: nil, wantErr: ErrEmpty},
-		// An origin has no path.
-		{name: "path", origins: []string{"https://example.com/"}, wantErr: ErrInvalidOrigin},
-		// An origin has no query.
-		{name: "query", origins: []string{"https://example.com?a"}, wantErr: ErrInvalidOrigin},
-		// An origin has no userinfo.
-		{name: "userinfo", origins: []string{"https://u@example.com"}, wantErr: ErrInvalidOrigin},
-		// Only web origins.
-		{name: "ftp", origins: []string{"ftp://example.com"}, wantErr: ErrInvalidOrigin},
-		// A bare host is not an origin.
-		{name: "bare host", origins: []string{"example.com"}, wantErr: ErrInvalidOrigin},
-		// "null" is not a publisher origin.
-		{name: "null", origins: []string{"null"}, wantErr: ErrInvalidOrigin},
-		// An empty port.
-		{name: "empty port", origins: []string{"https://example.com:"}, wantErr: ErrInvalidOrigin},
-		// A port out of range.
-		{name: "port 65536", origins: []string{"https://example.com:65536"}, wantErr: ErrInvalidOrigin},
-		// Port 0.
-		{name: "port 0", origins: []string{"https://example.com:0"}, wantErr: ErrInvalidOrigin},
-		// Leading zeros in the port are dropped, as a URL parser does.
-		{name: "port 08080", origins: []string{"http://localhost:08080"}, want: []string{"http://localhost:8080"}},
-		// A host that is not a valid domain.
-		{name: "bad host", origins: []string{"https://exa mple.com"}, wantErr: ErrInvalidOrigin},
-		// Overlong input.
-		{name: "too long", origins: []string{"https://" + strings.Repeat("a.", 700) + "com"}, wantErr: ErrTooLong},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c, err := NewCORS(CORSConfig{Origins: tt.origins})
-			if tt.wantErr != nil {
-				if !errors.Is(err, tt.wantErr) || !strings.HasPrefix(err.Error(), "ampcache: ") {
-					t.Fatalf("NewCORS(%q) error = %v, want %v", tt.origins, err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("NewCORS(%q): %v", tt.origins, err)
-			}
-			for _, o := range tt.want {
-				if !c.Allowed(o) {
-					t.Errorf("Allowed(%q) = false, want true", o)
-				}
-			}
-			for _, o := range tt.notWant {
-				if c.Allowed(o) {
-					t.Errorf("Allowed(%q) = true, want false", o)
-				}
-			}
-		})
-	}
-}
-
-func TestNewCORSEmailSenders(t *testing.T) {
-	for _, s := range []string{"", "no-at-sign", "a b@example.com", strings.Repeat("a", 400) + "@example.com"} {
-		_, err := NewCORS(CORSConfig{Origins: testOrigins, EmailSenders: []string{s}})
-		if !errors.Is(err, ErrInvalidSender) {
-			t.Errorf("NewCORS with sender %q: error = %v, want ErrInvalidSender", s, err)
-		}
-	}
-}
-
-func TestCORSRegistry(t *testing.T) {
-	// A registry of one cache of the caller's: only its origins are
-	// cache origins.
-	reg, err := NewRegistry([]Cache{{ID: "test", Name: "Test Cache", Docs: "https://cache.test/", CacheDomain: "amp.cache.test", UpdateCacheAPIDomainSuffix: "amp.cache.test", ThirdPartyFrameDomainSuffix: "frame.test"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := NewCORS(CORSConfig{Origins: []string{"https://example.com"}, Registry: reg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !c.Allowed("https://example-com.amp.cache.test") {
-		t.Error("the registry's cache origin is not allowed")
-	}
-	if c.Allowed("https://example-com.cdn.ampproject.org") {
-		t.Error("a built-in cache origin is allowed with a registry that lacks it")
-	}
-}
+var hashOrigin = "https://" + ampcache.FallbackPrefix(longHost) + ".cdn.ampproject.org"
 
 // corsCase is one request through the middleware.
 type corsCase struct {
@@ -167,7 +68,7 @@ func allowedHeaders(origin string) map[string]string {
 		"Access-Control-Allow-Origin":            origin,
 		"Access-Control-Allow-Credentials":       "true",
 		"Access-Control-Expose-Headers":          "AMP-Redirect-To, AMP-Access-Control-Allow-Source-Origin",
-		"Vary":                                   "Origin",
+		"Vary":                                   varyEmail,
 		"Amp-Access-Control-Allow-Source-Origin": "",
 		"Access-Control-Max-Age":                 "",
 	}
@@ -178,7 +79,7 @@ var refusedHeaders = map[string]string{
 	"Access-Control-Allow-Origin":      "",
 	"Access-Control-Allow-Credentials": "",
 	"Access-Control-Expose-Headers":    "",
-	"Vary":                             "Origin",
+	"Vary":                             varyEmail,
 	"Content-Type":                     "text/plain; charset=utf-8",
 }
 
@@ -187,7 +88,7 @@ var noCORSHeaders = map[string]string{
 	"Access-Control-Allow-Origin":      "",
 	"Access-Control-Allow-Credentials": "",
 	"Access-Control-Expose-Headers":    "",
-	"Vary":                             "Origin",
+	"Vary":                             varyEmail,
 }
 
 func hdr(kv ...string) http.Header {
@@ -208,6 +109,9 @@ func with(m map[string]string, kv ...string) map[string]string {
 	}
 	return out
 }
+
+// varyEmail is the Vary of every response when AMP for Email is on.
+const varyEmail = "Origin, AMP-Email-Sender"
 
 const (
 	googleOrigin = "https://www-example-com.cdn.ampproject.org"
@@ -244,9 +148,11 @@ var corsCases = []corsCase{
 	{name: "existing Expose-Headers", header: hdr("Origin", googleOrigin), expose: "X-Total", want: 299,
 		wantHdr: with(allowedHeaders(googleOrigin), "Access-Control-Expose-Headers", "X-Total, AMP-Redirect-To, AMP-Access-Control-Allow-Source-Origin")},
 	// Rule: Vary: Origin is added to an existing Vary.
-	{name: "existing Vary", vary: "Accept-Encoding", header: hdr("Origin", googleOrigin), want: 299, wantHdr: with(allowedHeaders(googleOrigin), "Vary", "Accept-Encoding, Origin")},
+	{name: "existing Vary", vary: "Accept-Encoding", header: hdr("Origin", googleOrigin), want: 299, wantHdr: with(allowedHeaders(googleOrigin), "Vary", "Accept-Encoding, Origin, AMP-Email-Sender")},
 	// Rule: ...once.
-	{name: "Vary already has Origin", vary: "accept-encoding, origin", header: hdr("Origin", googleOrigin), want: 299, wantHdr: with(allowedHeaders(googleOrigin), "Vary", "accept-encoding, origin")},
+	{name: "Vary already has Origin", vary: "accept-encoding, origin", header: hdr("Origin", googleOrigin), want: 299, wantHdr: with(allowedHeaders(googleOrigin), "Vary", "accept-encoding, origin, AMP-Email-Sender")},
+	// Rule: ...and not at all after "*".
+	{name: "Vary *", vary: "*", header: hdr("Origin", googleOrigin), want: 299, wantHdr: with(allowedHeaders(googleOrigin), "Vary", "*")},
 	// Rule: other methods than GET are allowed too.
 	{name: "POST", method: "POST", header: hdr("Origin", googleOrigin), want: 299, wantHdr: allowedHeaders(googleOrigin)},
 	// Rule: OPTIONS without Access-Control-Request-Method is not a
@@ -280,7 +186,7 @@ var corsCases = []corsCase{
 	// Decision: a trailing dot makes another origin.
 	{name: "trailing dot", header: hdr("Origin", "https://www-example-com.cdn.ampproject.org."), want: 403, wantHdr: refusedHeaders, wantBody: refuseOrigin},
 	// Rule: a hash prefix of a domain the publisher does not serve.
-	{name: "other hash prefix", header: hdr("Origin", "https://"+FallbackPrefix("evil.com")+".cdn.ampproject.org"), want: 403, wantHdr: refusedHeaders, wantBody: refuseOrigin},
+	{name: "other hash prefix", header: hdr("Origin", "https://"+ampcache.FallbackPrefix("evil.com")+".cdn.ampproject.org"), want: 403, wantHdr: refusedHeaders, wantBody: refuseOrigin},
 
 	// Rule: malformed Origin, "null" (sandboxed pages, opaque origins).
 	{name: "null", header: hdr("Origin", "null"), want: 403, wantHdr: refusedHeaders, wantBody: refuseMalformed},
@@ -304,9 +210,12 @@ var corsCases = []corsCase{
 	{name: "no Origin", want: 299, wantHdr: noCORSHeaders},
 	// Rule: AMP-Same-Origin other than "true" is not the same-origin mark.
 	{name: "AMP-Same-Origin false", header: hdr("AMP-Same-Origin", "false"), want: 299, wantHdr: noCORSHeaders},
-	// Rule: a non-CORS request is untouched even with a bad
-	// __amp_source_origin: it is not a CORS request.
-	{name: "no Origin, bad source origin", target: "/api?__amp_source_origin=https%3A%2F%2Fevil.com", want: 299, wantHdr: noCORSHeaders},
+	// Decision: a request that is not CORS gets the __amp_source_origin
+	// check too, so that next never sees an unchecked one.
+	{name: "no Origin, bad source origin", target: "/api?__amp_source_origin=https%3A%2F%2Fevil.com", want: 403, wantHdr: refusedHeaders, wantBody: refuseSourceOrigin},
+	// Decision: ...and a good one is echoed.
+	{name: "no Origin, source origin", target: "/api?__amp_source_origin=https%3A%2F%2Fexample.com", want: 299,
+		wantHdr: with(noCORSHeaders, "Amp-Access-Control-Allow-Source-Origin", "https://example.com")},
 
 	// Rule: __amp_source_origin equal to a publisher origin is allowed,
 	// and echoed in AMP-Access-Control-Allow-Source-Origin.
@@ -336,7 +245,7 @@ var corsCases = []corsCase{
 	// Rule: a preflight from an allowed origin is answered 204 by the
 	// middleware, with the method, the headers and the max age.
 	{name: "preflight", method: "OPTIONS", header: hdr("Origin", googleOrigin, "Access-Control-Request-Method", "PUT", "Access-Control-Request-Headers", "content-type,x-custom"), want: 204,
-		wantHdr: map[string]string{"Access-Control-Allow-Origin": googleOrigin, "Access-Control-Allow-Credentials": "true", "Access-Control-Allow-Methods": "PUT", "Access-Control-Allow-Headers": "content-type,x-custom", "Access-Control-Max-Age": "7200", "Vary": "Origin", "Access-Control-Expose-Headers": ""}},
+		wantHdr: map[string]string{"Access-Control-Allow-Origin": googleOrigin, "Access-Control-Allow-Credentials": "true", "Access-Control-Allow-Methods": "PUT", "Access-Control-Allow-Headers": "content-type,x-custom", "Access-Control-Max-Age": "7200", "Vary": varyEmail, "Access-Control-Expose-Headers": ""}},
 	// Rule: a preflight without requested headers.
 	{name: "preflight, no headers", method: "OPTIONS", header: hdr("Origin", "https://example.com", "Access-Control-Request-Method", "POST"), want: 204,
 		wantHdr: map[string]string{"Access-Control-Allow-Origin": "https://example.com", "Access-Control-Allow-Methods": "POST", "Access-Control-Allow-Headers": "", "Access-Control-Max-Age": "7200"}},
@@ -354,10 +263,11 @@ var corsCases = []corsCase{
 	// a CORS preflight: it reaches next.
 	{name: "OPTIONS without Origin", method: "OPTIONS", header: hdr("Access-Control-Request-Method", "PUT"), want: 299, wantHdr: noCORSHeaders},
 
-	// Rule: AMP for Email, a configured sender is answered with
-	// AMP-Email-Allow-Sender, whatever the email client's Origin.
+	// Rule: AMP for Email (version 2), a configured sender is answered
+	// with AMP-Email-Allow-Sender; the mail client's Origin is not allowed,
+	// so it gets no Access-Control headers.
 	{name: "email sender", header: hdr("Origin", "https://mail.example.net", "AMP-Email-Sender", "news@example.com"), want: 299,
-		wantHdr: map[string]string{"Amp-Email-Allow-Sender": "news@example.com", "Access-Control-Allow-Origin": "", "Vary": "Origin"}},
+		wantHdr: map[string]string{"Amp-Email-Allow-Sender": "news@example.com", "Access-Control-Allow-Origin": "", "Access-Control-Allow-Credentials": "", "Vary": varyEmail}},
 	// Decision: senders compare ignoring ASCII case, and are echoed as sent.
 	{name: "email sender in capitals", header: hdr("AMP-Email-Sender", "News@Example.COM"), want: 299,
 		wantHdr: map[string]string{"Amp-Email-Allow-Sender": "News@Example.COM", "Access-Control-Allow-Origin": ""}},
@@ -365,11 +275,80 @@ var corsCases = []corsCase{
 	{name: "other email sender", header: hdr("Origin", "https://mail.example.net", "AMP-Email-Sender", "spam@evil.com"), want: 403, wantHdr: refusedHeaders, wantBody: refuseSender},
 	// Rule: two senders get 403.
 	{name: "two email senders", header: hdr("AMP-Email-Sender", "news@example.com", "AMP-Email-Sender", "news@example.com"), want: 403, wantHdr: refusedHeaders, wantBody: refuseSender},
+	// Rule: AMP for Email version 1's __amp_source_origin, sent with
+	// version 2's header, must be the same sender; it is echoed.
+	{name: "email sender and v1 source origin", target: "/api?__amp_source_origin=news%40example.com", header: hdr("Origin", "https://mail.example.net", "AMP-Email-Sender", "news@example.com"), want: 299,
+		wantHdr: map[string]string{"Amp-Email-Allow-Sender": "news@example.com", "Amp-Access-Control-Allow-Source-Origin": "news@example.com", "Access-Control-Allow-Origin": ""}},
+	// Decision: a version 1 sender that disagrees with the header gets 403.
+	{name: "email sender, other v1 source origin", target: "/api?__amp_source_origin=spam%40evil.com", header: hdr("Origin", "https://mail.example.net", "AMP-Email-Sender", "news@example.com"), want: 403, wantHdr: refusedHeaders, wantBody: refuseSourceOrigin},
+	// Decision: on the email path, a publisher origin is not a sender.
+	{name: "email sender, publisher source origin", target: "/api?__amp_source_origin=https%3A%2F%2Fexample.com", header: hdr("AMP-Email-Sender", "news@example.com"), want: 403, wantHdr: refusedHeaders, wantBody: refuseSourceOrigin},
+	// Issue #9: Origin https://evil.com with an allowed sender reaches next
+	// (the Handler doc says why that is safe), but evil.com is granted
+	// nothing: no Access-Control-Allow-Origin, no credentials.
+	{name: "email sender, evil Origin", header: hdr("Origin", "https://evil.com", "AMP-Email-Sender", "news@example.com"), want: 299,
+		wantHdr: map[string]string{"Amp-Email-Allow-Sender": "news@example.com", "Access-Control-Allow-Origin": "", "Access-Control-Allow-Credentials": "", "Access-Control-Expose-Headers": ""}},
+	// Issue #9: a browser's preflight from evil.com asking for
+	// AMP-Email-Sender is refused, so the browser never sends the request
+	// above.
+	{name: "email preflight, evil Origin", method: "OPTIONS", header: hdr("Origin", "https://evil.com", "Access-Control-Request-Method", "POST", "Access-Control-Request-Headers", "amp-email-sender"), want: 403, wantHdr: refusedHeaders, wantBody: refuseOrigin},
+	// Issue #9: ...whatever it asks for, even with the header itself on
+	// the preflight, which a browser never sends.
+	{name: "email preflight with the header, evil Origin", method: "OPTIONS", header: hdr("Origin", "https://evil.com", "Access-Control-Request-Method", "GET", "AMP-Email-Sender", "news@example.com"), want: 403, wantHdr: refusedHeaders, wantBody: refuseOrigin},
+	// Issue #9: ...and from the mail client's own Origin: mail clients
+	// fetch through their servers, which send no preflight.
+	{name: "email preflight, mail client Origin", method: "OPTIONS", header: hdr("Origin", "https://mail.example.net", "Access-Control-Request-Method", "GET", "Access-Control-Request-Headers", "amp-email-sender"), want: 403, wantHdr: refusedHeaders, wantBody: refuseOrigin},
+	// Rule: a preflight from an allowed Origin may ask for AMP-Email-Sender.
+	{name: "email preflight, allowed Origin", method: "OPTIONS", header: hdr("Origin", googleOrigin, "Access-Control-Request-Method", "GET", "Access-Control-Request-Headers", "amp-email-sender"), want: 204,
+		wantHdr: map[string]string{"Access-Control-Allow-Origin": googleOrigin, "Access-Control-Allow-Headers": "amp-email-sender"}},
+	// Rule: an allowed Origin on the email path gets its Access-Control
+	// headers too.
+	{name: "email sender, allowed Origin", header: hdr("Origin", googleOrigin, "AMP-Email-Sender", "news@example.com"), want: 299,
+		wantHdr: with(allowedHeaders(googleOrigin), "Amp-Email-Allow-Sender", "news@example.com")},
+	// Rule: the email path refuses a malformed Origin too.
+	{name: "email sender, null Origin", header: hdr("Origin", "null", "AMP-Email-Sender", "news@example.com"), want: 403, wantHdr: refusedHeaders, wantBody: refuseMalformed},
+	// Issue #9: a sender alone, from evil.com, without the header: the
+	// web path, refused.
+	{name: "v1 sender alone, evil Origin", target: "/api?__amp_source_origin=news%40example.com", header: hdr("Origin", "https://evil.com"), want: 403, wantHdr: refusedHeaders, wantBody: refuseOrigin},
+	// Decision: version 1 alone, from a mail client's Origin, is not
+	// answered.
+	{name: "v1 sender alone, mail client Origin", target: "/api?__amp_source_origin=news%40example.com", header: hdr("Origin", "https://mail.google.com"), want: 403, wantHdr: refusedHeaders, wantBody: refuseOrigin},
+
+	// Issue #1, the reproducer: an escaped name from a cache Origin gets
+	// the plain name's rule, a 403.
+	{name: "escaped name, evil source origin", target: "/api?%5F%5Famp_source_origin=https%3A%2F%2Fevil.com", header: hdr("Origin", googleOrigin), want: 403, wantHdr: refusedHeaders, wantBody: refuseSourceOrigin},
+	// Issue #1: ...with the same headers as the plain name on a match.
+	{name: "escaped name, publisher source origin", target: "/api?%5F%5Famp_source_origin=https%3A%2F%2Fwww.example.com", header: hdr("Origin", googleOrigin), want: 299,
+		wantHdr: with(allowedHeaders(googleOrigin), "Amp-Access-Control-Allow-Source-Origin", "https://www.example.com")},
+	// Issue #1: every byte of the name escaped, in lowercase hex.
+	{name: "fully escaped name", target: "/api?%5f%5f%61%6d%70%5f%73%6f%75%72%63%65%5f%6f%72%69%67%69%6e=https%3A%2F%2Fevil.com", header: hdr("Origin", googleOrigin), want: 403, wantHdr: refusedHeaders, wantBody: refuseSourceOrigin},
+	// Issue #1: the escaped name from the publisher's own Origin.
+	{name: "escaped name, publisher Origin", target: "/api?__amp_source%5Forigin=https%3A%2F%2Fevil.com", header: hdr("Origin", "https://example.com"), want: 403, wantHdr: refusedHeaders, wantBody: refuseSourceOrigin},
+	// Issue #1: the escaped name on a same-origin request.
+	{name: "escaped name, same origin", target: "/api?%5F_amp_source_origin=https%3A%2F%2Fevil.com", header: hdr("AMP-Same-Origin", "true"), want: 403, wantHdr: refusedHeaders, wantBody: refuseSourceOrigin},
+	// Issue #1: the escaped name in a preflight.
+	{name: "escaped name, preflight", method: "OPTIONS", target: "/api?%5F%5Famp_source_origin=https%3A%2F%2Fevil.com", header: hdr("Origin", googleOrigin, "Access-Control-Request-Method", "POST"), want: 403, wantHdr: refusedHeaders, wantBody: refuseSourceOrigin},
+	// Issue #1: two values that disagree, plain and escaped, get 403.
+	{name: "plain and escaped disagree", target: "/api?__amp_source_origin=https%3A%2F%2Fexample.com&%5F%5Famp_source_origin=https%3A%2F%2Fevil.com", header: hdr("Origin", googleOrigin), want: 403, wantHdr: refusedHeaders, wantBody: refuseSourceOrigin},
+	// Decision: the same value twice, in two spellings, is one value.
+	{name: "same value twice", target: "/api?__amp_source_origin=https%3A%2F%2Fexample.com&%5F%5Famp_source_origin=https://example.com", header: hdr("Origin", googleOrigin), want: 299,
+		wantHdr: with(allowedHeaders(googleOrigin), "Amp-Access-Control-Allow-Source-Origin", "https://example.com")},
+	// Decision: names compare ignoring ASCII case, which some parsers do.
+	{name: "uppercase name", target: "/api?__AMP_SOURCE_ORIGIN=https%3A%2F%2Fevil.com", header: hdr("Origin", googleOrigin), want: 403, wantHdr: refusedHeaders, wantBody: refuseSourceOrigin},
+	// Decision: ";" separates parameters too, as some parsers read it.
+	{name: "semicolon", target: "/api?a=1;__amp_source_origin=https%3A%2F%2Fevil.com", header: hdr("Origin", googleOrigin), want: 403, wantHdr: refusedHeaders, wantBody: refuseSourceOrigin},
+	// Decision: a name with a bad escape is read with the escape as it is:
+	// not the parameter.
+	{name: "name with a bad escape", target: "/api?__amp_source_origin%zz=https%3A%2F%2Fevil.com", header: hdr("Origin", googleOrigin), want: 299, wantHdr: allowedHeaders(googleOrigin)},
+	// Rule: "+" in a name is a space: not the parameter.
+	{name: "plus in the name", target: "/api?__amp+source_origin=https%3A%2F%2Fevil.com", header: hdr("Origin", googleOrigin), want: 299, wantHdr: allowedHeaders(googleOrigin)},
+	// Rule: the name alone, with no value, is an empty value: 403.
+	{name: "name without a value", target: "/api?__amp_source_origin", header: hdr("Origin", googleOrigin), want: 403, wantHdr: refusedHeaders, wantBody: refuseSourceOrigin},
 }
 
 // serve runs one request through the middleware of c and reports the
 // response and whether next was called.
-func serve(c *CORS, tc corsCase) (*httptest.ResponseRecorder, bool) {
+func serve(c *Policy, tc corsCase) (*httptest.ResponseRecorder, bool) {
 	method, target := tc.method, tc.target
 	if method == "" {
 		method = "GET"
@@ -397,8 +376,8 @@ func serve(c *CORS, tc corsCase) (*httptest.ResponseRecorder, bool) {
 	return w, called
 }
 
-func TestCORSHandler(t *testing.T) {
-	c := newTestCORS(t)
+func TestHandler(t *testing.T) {
+	c := newTestPolicy(t)
 	for _, tc := range corsCases {
 		t.Run(tc.name, func(t *testing.T) {
 			w, called := serve(c, tc)
@@ -424,11 +403,36 @@ func TestCORSHandler(t *testing.T) {
 	}
 }
 
-// TestCORSEveryCache checks every cache of the built-in registry: the
+// TestZeroPolicy checks that the zero Policy allows nothing and does not
+// panic.
+func TestZeroPolicy(t *testing.T) {
+	var p Policy
+	if p.Allowed("https://example.com") {
+		t.Error("the zero Policy allows an Origin")
+	}
+	for _, tc := range []corsCase{
+		// An Origin: refused.
+		{name: "origin", header: hdr("Origin", "https://example.com"), vary: "Accept", want: 403},
+		// A sender: AMP for Email is off, so the Origin decides.
+		{name: "sender", header: hdr("Origin", "https://example.com", "AMP-Email-Sender", "news@example.com"), want: 403},
+		// No Origin: not CORS, reaches next.
+		{name: "no origin", want: 299},
+	} {
+		w, _ := serve(&p, tc)
+		if w.Code != tc.want {
+			t.Errorf("%s: status %d, want %d", tc.name, w.Code, tc.want)
+		}
+		if !strings.Contains(strings.Join(w.Header().Values("Vary"), ", "), "Origin") {
+			t.Errorf("%s: Vary %q lacks Origin", tc.name, w.Header().Values("Vary"))
+		}
+	}
+}
+
+// TestHandlerEveryCache checks every cache of the built-in registry: the
 // cache origins of each publisher host are allowed, and another
 // publisher's are refused, through a real HTTP round trip.
-func TestCORSEveryCache(t *testing.T) {
-	c := newTestCORS(t)
+func TestHandlerEveryCache(t *testing.T) {
+	c := newTestPolicy(t)
 	srv := httptest.NewServer(c.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "ok")
 	})))
@@ -444,7 +448,7 @@ func TestCORSEveryCache(t *testing.T) {
 		resp.Body.Close()
 		return resp
 	}
-	caches := Caches()
+	caches := ampcache.Caches()
 	if len(caches) < 2 {
 		t.Fatalf("only %d built-in caches", len(caches))
 	}
@@ -472,11 +476,11 @@ func TestCORSEveryCache(t *testing.T) {
 	}
 }
 
-// allowedSlow is the oracle for [CORS.Allowed]: it follows the issue's
+// allowedSlow is the oracle for [Policy.Allowed]: it follows the issue's
 // rules and the spec's "AMP Cache Origin to Publisher Domain" literally,
 // with no precomputed set. origins and hosts are the publisher's
 // serialized origins and their hosts.
-func allowedSlow(reg *Registry, origins, hosts []string, origin string) bool {
+func allowedSlow(reg *ampcache.Registry, origins, hosts []string, origin string) bool {
 	o := strings.ToLower(origin)
 	if strings.HasPrefix(o, "https://") {
 		o = strings.TrimSuffix(o, ":443")
@@ -512,17 +516,25 @@ func allowedSlow(reg *Registry, origins, hosts []string, origin string) bool {
 	return false
 }
 
-func TestCORSAllowedOracle(t *testing.T) {
-	c := newTestCORS(t)
-	reg, _ := NewRegistry(Caches())
+func TestAllowedOracle(t *testing.T) {
+	c := newTestPolicy(t)
+	reg, _ := ampcache.NewRegistry(ampcache.Caches())
 	origins, hosts := testOrigins, testHosts
 	var inputs []string
 	for _, tc := range corsCases {
 		inputs = append(inputs, tc.header["Origin"]...)
 	}
-	for _, in := range wptHosts(t) {
+	cases, err := wpt.Cases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wptHosts []string
+	for _, c := range cases {
+		wptHosts = append(wptHosts, c.Input, c.Hostname)
+	}
+	for _, in := range wptHosts {
 		inputs = append(inputs, in, "https://"+in, "https://"+in+".cdn.ampproject.org")
-		if p, err := DomainPrefix(in); err == nil {
+		if p, err := ampcache.DomainPrefix(in); err == nil {
 			inputs = append(inputs, "https://"+p+".cdn.ampproject.org")
 		}
 	}
@@ -543,10 +555,13 @@ func TestCORSAllowedOracle(t *testing.T) {
 	t.Logf("Allowed agrees with the oracle on %d inputs, %d allowed", len(inputs), allowed)
 }
 
-// TestCORSNoAllocs checks that the allowed path and Allowed allocate
+// TestHandlerNoAllocs checks that the allowed path and Allowed allocate
 // nothing.
-func TestCORSNoAllocs(t *testing.T) {
-	c := newTestCORS(t)
+func TestHandlerNoAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("-race instruments allocations")
+	}
+	c := newTestPolicy(t)
 	h := c.Handler(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	for _, tc := range []struct {
 		name string
@@ -557,6 +572,7 @@ func TestCORSNoAllocs(t *testing.T) {
 		{"preflight", hdr("Origin", googleOrigin, "Access-Control-Request-Method", "PUT", "Access-Control-Request-Headers", "x-custom")},
 		{"same origin", hdr("AMP-Same-Origin", "true")},
 		{"no Origin", http.Header{}},
+		{"email", hdr("Origin", "https://mail.google.com", "AMP-Email-Sender", "news@example.com")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			method := "GET"
@@ -590,25 +606,31 @@ func (w *nopWriter) Header() http.Header         { return w.h }
 func (w *nopWriter) Write(b []byte) (int, error) { return len(b), nil }
 func (w *nopWriter) WriteHeader(code int)        { w.code = code }
 
-func BenchmarkCORS(b *testing.B) {
-	c := newTestCORS(b)
+func BenchmarkHandler(b *testing.B) {
+	c := newTestPolicy(b)
 	h := c.Handler(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	for _, bc := range []struct {
-		name string
-		hdr  http.Header
+		name, query string
+		hdr         http.Header
 	}{
-		{"allowed=cache", hdr("Origin", googleOrigin)},
-		{"allowed=hash", hdr("Origin", hashOrigin)},
-		{"allowed=publisher", hdr("Origin", "https://www.example.com")},
-		{"preflight", hdr("Origin", googleOrigin, "Access-Control-Request-Method", "PUT", "Access-Control-Request-Headers", "x-custom")},
-		{"refused", hdr("Origin", evilOrigin)},
-		{"no-origin", http.Header{}},
+		{"allowed=cache", "", hdr("Origin", googleOrigin)},
+		{"allowed=hash", "", hdr("Origin", hashOrigin)},
+		{"allowed=publisher", "", hdr("Origin", "https://www.example.com")},
+		{"preflight", "", hdr("Origin", googleOrigin, "Access-Control-Request-Method", "PUT", "Access-Control-Request-Headers", "x-custom")},
+		{"refused", "", hdr("Origin", evilOrigin)},
+		{"no-origin", "", http.Header{}},
+		// A query of other parameters, read for __amp_source_origin.
+		{"allowed=cache,query", "?page=2&sort=date&q=amp", hdr("Origin", googleOrigin)},
+		// The echo of __amp_source_origin allocates its header value.
+		{"allowed=source-origin", "?__amp_source_origin=https%3A%2F%2Fwww.example.com", hdr("Origin", googleOrigin)},
+		{"refused=escaped-source-origin", "?%5F%5Famp_source_origin=https%3A%2F%2Fevil.com", hdr("Origin", googleOrigin)},
+		{"allowed=email", "", hdr("Origin", "https://mail.google.com", "AMP-Email-Sender", "news@example.com")},
 	} {
 		method := "GET"
 		if bc.hdr.Get("Access-Control-Request-Method") != "" {
 			method = "OPTIONS"
 		}
-		r := httptest.NewRequest(method, "https://www.example.com/api", nil)
+		r := httptest.NewRequest(method, "https://www.example.com/api"+bc.query, nil)
 		r.Header = bc.hdr
 		w := &nopWriter{h: make(http.Header)}
 		b.Run(bc.name, func(b *testing.B) {
@@ -621,9 +643,12 @@ func BenchmarkCORS(b *testing.B) {
 	}
 }
 
-// FuzzCORS sends hostile Origin headers and queries through the
-// middleware: nothing panics, the answer is 403 or next, an allowed Origin
-// is echoed exactly, and Allowed agrees with the oracle.
+// FuzzCORS sends hostile Origin headers, queries, AMP-Email-Sender
+// headers and methods through the middleware: nothing panics; the answer
+// is 403, a preflight's 204 or next; Access-Control-Allow-Origin is only
+// ever the Origin as sent, and only an allowed one; Allowed agrees with the
+// oracle; and when next is reached, every __amp_source_origin that
+// net/url reads, under any spelling of the name, holds one checked value.
 func FuzzCORS(f *testing.F) {
 	for _, s := range []string{
 		// The allowed origins of the tests.
@@ -635,40 +660,105 @@ func FuzzCORS(f *testing.F) {
 		// Hostile bytes.
 		"https://www-example-com.cdn.ampproject.org\x00", "https://xn--.cdn.ampproject.org", "https://0--0.cdn.ampproject.org",
 	} {
-		f.Add(s, "__amp_source_origin=https%3A%2F%2Fexample.com")
+		f.Add(s, "__amp_source_origin=https%3A%2F%2Fexample.com", "", "GET")
 	}
-	f.Add(googleOrigin, "__amp_source_origin=%zz")
-	f.Add(googleOrigin, "a=1&__amp_source_origin=x&__amp_source_origin=y")
-	c := newTestCORS(f)
-	reg, _ := NewRegistry(Caches())
+	// Issue #1's reproducer, and spellings of the name.
+	f.Add(googleOrigin, "%5F%5Famp_source_origin=https%3A%2F%2Fevil.com", "", "GET")
+	f.Add(googleOrigin, "__amp_source_origin=https%3A%2F%2Fexample.com&__AMP_source%5forigin=https://evil.com", "", "GET")
+	f.Add(googleOrigin, "a=1;__amp_source_origin=https%3A%2F%2Fevil.com", "", "GET")
+	f.Add(googleOrigin, "__amp_source_origin=%zz", "", "GET")
+	f.Add(googleOrigin, "a=1&__amp_source_origin=x&__amp_source_origin=y", "", "GET")
+	// Issue #9: an allowed sender from evil.com, and its preflight.
+	f.Add("https://evil.com", "", "news@example.com", "GET")
+	f.Add("https://evil.com", "__amp_source_origin=news%40example.com", "news@example.com", "POST")
+	f.Add("https://evil.com", "", "news@example.com", "OPTIONS")
+	c := newTestPolicy(f)
+	reg, _ := ampcache.NewRegistry(ampcache.Caches())
 	origins, hosts := testOrigins, testHosts
-	h := c.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(299) }))
-	f.Fuzz(func(t *testing.T, origin, query string) {
+	var seen url.Values
+	h := c.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen = r.URL.Query()
+		w.WriteHeader(299)
+	}))
+	f.Fuzz(func(t *testing.T, origin, query, sender, method string) {
 		allowed := c.Allowed(origin)
 		if want := allowedSlow(reg, origins, hosts, origin); allowed != want {
 			t.Fatalf("Allowed(%q) = %v, oracle says %v", origin, allowed, want)
 		}
-		r := httptest.NewRequest("GET", "https://www.example.com/api", nil)
+		if !validMethod(method) {
+			return
+		}
+		r := httptest.NewRequest(method, "https://www.example.com/api", nil)
 		r.URL.RawQuery = query
 		r.Header.Set("Origin", origin)
+		if sender != "" {
+			r.Header.Set("AMP-Email-Sender", sender)
+		}
+		if method == "OPTIONS" {
+			r.Header.Set("Access-Control-Request-Method", "POST")
+		}
+		seen = nil
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, r)
+		acao := w.Header()["Access-Control-Allow-Origin"]
+		if len(acao) > 0 && (len(acao) != 1 || acao[0] != origin || !allowed) {
+			t.Fatalf("Origin %q (allowed %v): ACAO %q", origin, allowed, acao)
+		}
+		emailPath := w.Header().Get("AMP-Email-Allow-Sender") != ""
 		switch w.Code {
 		case 299:
-			if !allowed {
+			if !allowed && !emailPath {
 				t.Fatalf("Origin %q reached next, but is not allowed", origin)
 			}
-			if got := w.Header().Get("Access-Control-Allow-Origin"); got != origin {
-				t.Fatalf("Origin %q: ACAO %q", origin, got)
+			if emailPath && !host.EqualFold(sender, "news@example.com") {
+				t.Fatalf("sender %q reached next", sender)
+			}
+			if allowed && len(acao) == 0 {
+				t.Fatalf("allowed Origin %q reached next without ACAO", origin)
+			}
+			var value string
+			for k, vs := range seen {
+				if !host.EqualFold(k, "__amp_source_origin") {
+					continue
+				}
+				for _, v := range vs {
+					if value != "" && v != value {
+						t.Fatalf("query %q: next saw %s=%q and %q", query, k, value, v)
+					}
+					value = v
+					switch {
+					case emailPath && !host.EqualFold(v, sender):
+						t.Fatalf("query %q: next saw %s=%q with sender %q", query, k, v, sender)
+					case !emailPath && !isPublisherOrigin(v):
+						t.Fatalf("query %q: next saw %s=%q", query, k, v)
+					}
+				}
+			}
+		case 204:
+			if method != "OPTIONS" || !allowed {
+				t.Fatalf("%s from %q (allowed %v): 204", method, origin, allowed)
 			}
 		case 403:
-			if w.Header().Get("Access-Control-Allow-Origin") != "" {
-				t.Fatalf("Origin %q refused with ACAO", origin)
-			}
 		default:
 			t.Fatalf("Origin %q: status %d", origin, w.Code)
 		}
 	})
+}
+
+// validMethod reports whether m is one of the methods the fuzzer tries.
+func validMethod(m string) bool {
+	return m == "GET" || m == "POST" || m == "OPTIONS"
+}
+
+// isPublisherOrigin is the oracle of a publisher origin in
+// __amp_source_origin: one of testOrigins, ignoring ASCII case and a
+// default port.
+func isPublisherOrigin(v string) bool {
+	v = strings.ToLower(v)
+	if strings.HasPrefix(v, "https://") {
+		v = strings.TrimSuffix(v, ":443")
+	}
+	return slices.Contains(testOrigins, v)
 }
 
 // FuzzCORSPrefix puts hostile domain prefixes on the Google AMP Cache, where
@@ -681,12 +771,12 @@ func FuzzCORSPrefix(f *testing.F) {
 		// Non-canonical spellings of publisher hosts.
 		"en--us-example-com", "0-www-example-com-0", "xn--www-example-com-", "xn--bcher-example-wob", "xn--bcher-kva-example",
 		// Hash-looking prefixes.
-		FallbackPrefix(longHost), strings.ToUpper(FallbackPrefix(longHost)), "v2c4ucasgcskftbjt4c7phpkbqedcdcqo23tkamleapoa5o6fygq",
+		ampcache.FallbackPrefix(longHost), strings.ToUpper(ampcache.FallbackPrefix(longHost)), "v2c4ucasgcskftbjt4c7phpkbqedcdcqo23tkamleapoa5o6fygq",
 	} {
 		f.Add(s)
 	}
-	c := newTestCORS(f)
-	reg, _ := NewRegistry(Caches())
+	c := newTestPolicy(f)
+	reg, _ := ampcache.NewRegistry(ampcache.Caches())
 	f.Fuzz(func(t *testing.T, prefix string) {
 		for _, o := range []string{"https://" + prefix + ".cdn.ampproject.org", "https://" + prefix + ".www.bing-amp.com"} {
 			if got, want := c.Allowed(o), allowedSlow(reg, testOrigins, testHosts, o); got != want {
@@ -696,16 +786,27 @@ func FuzzCORSPrefix(f *testing.F) {
 	})
 }
 
-// BenchmarkCORSAllowed compares the two ways to check a cache Origin: the
+// BenchmarkAllowed compares the two ways to check a cache Origin: the
 // precomputed set of Allowed (decision C1), and reading the Origin back
 // with PublisherDomain and looking the host up.
-func BenchmarkCORSAllowed(b *testing.B) {
-	c := newTestCORS(b)
-	reg, _ := NewRegistry(Caches())
+func BenchmarkAllowed(b *testing.B) {
+	c := newTestPolicy(b)
+	reg, _ := ampcache.NewRegistry(ampcache.Caches())
 	hosts := map[string]bool{}
 	for _, h := range testHosts {
 		hosts[h] = true
 	}
+	// The floor: one lookup of a string already lowercased, in a map of
+	// the same allowed origins.
+	floor := maps.Clone(c.allowed)
+	b.Run("impl=map-floor", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if !floor[googleOrigin] {
+				b.Fatal("not allowed")
+			}
+		}
+	})
 	b.Run("impl=precomputed", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
