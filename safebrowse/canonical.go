@@ -1,3 +1,7 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package safebrowse
 
 import (
@@ -14,9 +18,8 @@ const maxURLLen = 2 << 20
 
 // parts locates the components of a canonical URL that appendCanonical
 // wrote into a buffer. Offsets index the returned buffer itself.
-//
-// CONTRACT between canonicalisation (issue 5) and expressions/hashes
-// (issue 6): keep these fields and their meaning.
+// Expressions and hashes read the canonical URL through these fields alone,
+// without parsing it again: every field keeps its meaning.
 type parts struct {
 	start     int  // buf[start:] is the canonical URL: scheme "://" host path ["?" query]
 	hostStart int  // buf[hostStart:hostEnd] is the canonical host (IPv6 in brackets)
@@ -69,6 +72,29 @@ func AppendCanonical(dst []byte, rawURL string) ([]byte, error) {
 //  6. canonicalise the path (the Safe Browsing path rules), not the query;
 //  7. escape every byte <= 0x20, >= 0x7F, '#' and '%' (the final step).
 func appendCanonical(dst []byte, rawURL string) ([]byte, parts, error) {
+	return appendCanonicalMode(dst, rawURL, readRaw)
+}
+
+// A readMode says how canonical reads its input.
+type readMode uint8
+
+const (
+	// readRaw reads the input as given (after step 1), and applies decision
+	// g: an input whose scheme is escaped, or whose host as read is not a
+	// valid host, is read again once unescaped.
+	readRaw readMode = iota
+	// readUnescaped reads an input that decision g unescaped: its fragment
+	// is already gone (a '#' in it is a byte, not a fragment), and it holds
+	// no escape. Decision g does not apply again.
+	readUnescaped
+	// readNoReparse is readRaw without decision g, for the tests that check
+	// where the decision changes a result.
+	readNoReparse
+)
+
+// appendCanonicalMode is appendCanonical, reading rawURL in mode m
+// (readRaw or readNoReparse).
+func appendCanonicalMode(dst []byte, rawURL string, m readMode) ([]byte, parts, error) {
 	if len(rawURL) > maxURLLen {
 		return dst, parts{}, newError(ErrTooLong, rawURL[:64], "first 64 bytes of "+strconv.Itoa(len(rawURL))+", over the bound of "+strconv.Itoa(maxURLLen))
 	}
@@ -79,7 +105,7 @@ func appendCanonical(dst []byte, rawURL string) ([]byte, parts, error) {
 		return dst, parts{}, newError(ErrEmpty, rawURL, "")
 	}
 	if strings.IndexByte(s, '\t') < 0 && strings.IndexByte(s, '\r') < 0 && strings.IndexByte(s, '\n') < 0 {
-		return canonical(dst, s, rawURL)
+		return canonical(dst, s, rawURL, m)
 	}
 	// Without allocating: write s without them in dst's spare capacity,
 	// canonicalise from there, after it, and move the result down.
@@ -90,28 +116,41 @@ func appendCanonical(dst []byte, rawURL string) ([]byte, parts, error) {
 		}
 	}
 	in := dst[base:]
-	out, p, err := canonical(dst, in, rawURL)
+	out, p, err := canonical(dst, in, rawURL, m)
 	if err != nil {
 		return dst[:base], p, err
 	}
-	n := copy(out[base:], out[base+len(in):])
-	p.start -= len(in)
-	p.hostStart -= len(in)
-	p.hostEnd -= len(in)
-	p.pathEnd -= len(in)
-	p.end -= len(in)
-	return out[:base+n], p, nil
+	return moveDown(out, p, base, len(in)), p.shift(-len(in)), nil
+}
+
+// moveDown moves the canonical URL that follows n bytes of working space at
+// b[base:] down over them, and returns the buffer.
+func moveDown(b []byte, p parts, base, n int) []byte {
+	m := copy(b[base:], b[base+n:p.end])
+	return b[:base+m]
+}
+
+// shift returns p with every offset moved by d.
+func (p parts) shift(d int) parts {
+	p.start += d
+	p.hostStart += d
+	p.hostEnd += d
+	p.pathEnd += d
+	p.end += d
+	return p
 }
 
 // canonical is appendCanonical after step 1, for s, which holds no tab, CR
-// or LF. It appends after dst: s may be its last bytes.
-func canonical[T string | []byte](dst []byte, s T, rawURL string) ([]byte, parts, error) {
+// or LF, read in mode m. It appends after dst: s may be its last bytes.
+func canonical[T string | []byte](dst []byte, s T, rawURL string, m readMode) ([]byte, parts, error) {
 	var p parts
 	orig := dst
 
 	// Step 2: the fragment begins at the first '#'.
-	if i := indexByte(s, '#'); i >= 0 {
-		s = s[:i]
+	if m != readUnescaped {
+		if i := indexByte(s, '#'); i >= 0 {
+			s = s[:i]
+		}
 	}
 	if len(s) == 0 {
 		return orig, p, newError(ErrNoHost, rawURL, "")
@@ -130,10 +169,18 @@ func canonical[T string | []byte](dst []byte, s T, rawURL string) ([]byte, parts
 		authEnd++
 	}
 	hs, he := 0, authEnd
+	badPort := false
 	if cut {
 		hs, he = hostBounds(rest[:authEnd])
+		// Decision b: the port, after the ':' that ends the host.
+		if he < authEnd {
+			port := rest[he+1 : authEnd]
+			_, ok := parsePort(port)
+			badPort = len(port) > 0 && !ok
+		}
 	}
 	rawHost := rest[hs:he]
+	port := rest[he:authEnd]
 	rest = rest[authEnd:]
 
 	p.start = len(dst)
@@ -146,10 +193,27 @@ func canonical[T string | []byte](dst []byte, s T, rawURL string) ([]byte, parts
 	dst = append(dst, "://"...)
 	p.hostStart = len(dst)
 
-	// Step 4: unescape, then extract the host again: an unescaped '/', '\\'
+	// Step 4: unescape, then extract the host again: an unescaped '/', '\'
 	// or '?' ends it, and an unescaped userinfo or port is dropped.
 	dst = appendUnescaped(dst, rawHost)
 	hostEnd := len(dst)
+
+	// Decision g: an escaped scheme, or a host as read that is no host,
+	// and an unescaped input that begins with "scheme://": canonicalise
+	// that input instead. Without a '%' the input is its own unescaped
+	// form, which gives the same result.
+	if m == readRaw && (len(scheme) == 0 || !validHost(dst[p.hostStart:hostEnd])) && indexByte(s, '%') >= 0 {
+		if out, q, err, ok := reparse(dst, p.start, s, rawURL); ok {
+			if err != nil {
+				return orig, q, err
+			}
+			return out, q, nil
+		}
+	}
+	if badPort {
+		return orig, p, newError(ErrInvalidPort, rawURL, strconv.Quote(string(port[1:]))+" is not a port")
+	}
+
 	dst = appendUnescaped(dst, rest)
 	if hostEnd-p.hostStart != len(rawHost) {
 		// The host held an escape (unescaping shrinks what it changes), and
@@ -192,6 +256,95 @@ func canonical[T string | []byte](dst []byte, s T, rawURL string) ([]byte, parts
 	return dst, p, nil
 }
 
+// reparse applies decision g to s, the input after steps 1 and 2, when its
+// scheme is escaped or its host as read is not a valid host. dst holds the
+// output begun at dst[start:], after the bytes it must keep (s may be
+// among them). It writes the repeatedly unescaped s after dst and reports
+// whether that begins with a scheme and "://". If so, it canonicalises it
+// in its place (readUnescaped) and returns the result, appended to
+// dst[:start], or the error; if not, it returns ok false and dst's spare
+// capacity is all it has written.
+func reparse[T string | []byte](dst []byte, start int, s T, rawURL string) (out []byte, p parts, err error, ok bool) {
+	base := len(dst)
+	dst = appendUnescaped(dst, s)
+	if !hasSchemeSlashes(dst[base:]) {
+		return nil, p, nil, false
+	}
+	// Move the unescaped input down to start: dst[:start] is kept, the
+	// output begun after it is dropped.
+	n := copy(dst[start:], dst[base:])
+	dst = dst[:start+n]
+	out, p, err = canonical(dst, dst[start:], rawURL, readUnescaped)
+	if err != nil {
+		return nil, p, err, true
+	}
+	return moveDown(out, p, start, n), p.shift(-n), nil, true
+}
+
+// hasSchemeSlashes reports whether u begins with a scheme, ':' and "//"
+// (RFC 3986 section 3), as decision g requires of the unescaped input.
+func hasSchemeSlashes(u []byte) bool {
+	if len(u) == 0 || !isAlpha(u[0]) {
+		return false
+	}
+	i := 1
+	for i < len(u) && isSchemeChar(u[i]) {
+		i++
+	}
+	return len(u) >= i+3 && u[i] == ':' && u[i+1] == '/' && u[i+2] == '/'
+}
+
+// validHost reports whether h, a host as read and unescaped, can be a host
+// in a browser's eyes, for decision g: a bracketed host whose brackets hold
+// an IPv6 address, or a host with no forbidden domain code point of the
+// WHATWG URL standard (a C0 control, space, '#', '%', '/', ':', '<', '>',
+// '?', '@', '[', '\\', ']', '^', '|' or DEL). Bytes >= 0x80 are left to
+// the IDNA rules (decision f).
+func validHost(h []byte) bool {
+	if len(h) >= 2 && h[0] == '[' && h[len(h)-1] == ']' {
+		_, ok := parseIPv6(h[1 : len(h)-1])
+		return ok
+	}
+	for _, c := range h {
+		if forbiddenDomain[c] {
+			return false
+		}
+	}
+	return true
+}
+
+// forbiddenDomain[c] reports whether c is a forbidden domain code point of
+// the WHATWG URL standard.
+var forbiddenDomain = func() (t [256]bool) {
+	for c := range 0x21 {
+		t[c] = true
+	}
+	for _, c := range []byte("#%/:<>?@[\\]^|\x7f") {
+		t[c] = true
+	}
+	return t
+}()
+
+// parsePort parses a port as the WHATWG URL standard's port state does:
+// one or more ASCII digits (leading zeros allowed) whose value is at most
+// 65535. It is decision b's rule; an empty port is no port, and the caller
+// tells it apart.
+func parsePort[T string | []byte](s T) (int, bool) {
+	if len(s) == 0 {
+		return 0, false
+	}
+	v := 0
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return 0, false
+		}
+		if v = v*10 + int(s[i]-'0'); v > 65535 {
+			return 0, false
+		}
+	}
+	return v, true
+}
+
 var slash = []byte{'/'}
 
 // trimSpace trims the bytes <= 0x20 at both ends of s, as a browser trims
@@ -224,6 +377,11 @@ var specialSchemes = [...]string{"http", "https", "ftp", "ws", "wss"}
 // ("localhost:8080/"); anything else is a non-hierarchical scheme such as
 // "mailto:" or "javascript:", and an error.
 func splitScheme[T string | []byte](s T) (scheme, rest T, err error) {
+	// Decision a: a scheme-relative input, "//host/path", is a host and
+	// path without a scheme.
+	if len(s) >= 2 && isSlash(s[0]) && isSlash(s[1]) {
+		return s[:0], s[2:], nil
+	}
 	i := 0
 	if isAlpha(s[0]) {
 		i = 1
@@ -237,7 +395,7 @@ func splitScheme[T string | []byte](s T) (scheme, rest T, err error) {
 	scheme, rest = s[:i], s[i+1:]
 	for _, sp := range specialSchemes {
 		if equalFold(scheme, sp) {
-			for n := 0; n < 2 && len(rest) > 0 && (rest[0] == '/' || rest[0] == '\\'); n++ {
+			for n := 0; n < 2 && len(rest) > 0 && isSlash(rest[0]); n++ {
 				rest = rest[1:]
 			}
 			return scheme, rest, nil
@@ -258,7 +416,7 @@ func splitScheme[T string | []byte](s T) (scheme, rest T, err error) {
 
 // hostBounds returns the bounds of the host in the authority a, as a
 // browser reads it: what follows the last '@' (the userinfo is dropped), up
-// to the first ':' outside brackets (the port is dropped).
+// to the first ':' outside brackets (the port follows it).
 func hostBounds[T string | []byte](a T) (start, end int) {
 	// Plain loops: an authority is short.
 	for i := len(a) - 1; i >= 0; i-- {
@@ -273,7 +431,9 @@ func hostBounds[T string | []byte](a T) (start, end int) {
 			j++
 		}
 		if j == len(a) {
-			j = start
+			// Unclosed brackets hold the rest, as in a browser: there is
+			// no port, and the host is no IPv6 address.
+			return start, len(a)
 		}
 	}
 	for ; j < len(a); j++ {
@@ -291,6 +451,10 @@ func indexByte[T string | []byte](s T, c byte) int {
 	}
 	return strings.IndexByte(string(s), c)
 }
+
+// isSlash reports whether c is '/' or '\\', which a browser reads as '/'
+// after a special scheme.
+func isSlash(c byte) bool { return c == '/' || c == '\\' }
 
 // isDelim reports whether c ends an authority: '/', '\\' or '?'.
 func isDelim(c byte) bool { return c == '/' || c == '\\' || c == '?' }

@@ -306,8 +306,8 @@ var decisionTests = []canonTest{
 	{"decision: browser authority", "http://good.com%2F@evil.com/", "http://evil.com/", nil},
 	// A '?' ends the authority.
 	{"decision: browser authority", "http://a.com?b@c", "http://a.com/?b@c", nil},
-	// The port is dropped whatever it holds.
-	{"decision: browser authority", "http://a.com:x/", "http://a.com/", nil},
+	// A port that is not digits fails the parse, as in a browser.
+	{"decision: browser authority", "http://a.com:x/", "", ErrInvalidPort},
 	// http:///path has no host.
 	{"decision: no host", "http:///path", "", ErrNoHost},
 	// A path alone has no host.
@@ -350,10 +350,114 @@ var decisionTests = []canonTest{
 	{"decision: length", "http://a.com/" + strings.Repeat("a", maxURLLen), "", ErrTooLong},
 }
 
+// portTests test decision b's port rule: a port is empty, or one or more
+// ASCII digits of value at most 65535, as in a browser; any other fails.
+var portTests = []canonTest{
+	// Issue 15: above 65535, an error in a browser.
+	{"decision b: invalid port", "http://example.org:99999/", "", ErrInvalidPort},
+	// Issue 15: a letter after a digit.
+	{"decision b: invalid port", "http://example.org:8x/", "", ErrInvalidPort},
+	// Issue 15: a sign is not a digit.
+	{"decision b: invalid port", "http://example.org:-1/", "", ErrInvalidPort},
+	// Issue 15: a second colon is part of the port.
+	{"decision b: invalid port", "http://example.org:1:2/", "", ErrInvalidPort},
+	// One above the largest port.
+	{"decision b: invalid port", "http://example.org:65536/", "", ErrInvalidPort},
+	// A long run of digits is too large, and does not overflow.
+	{"decision b: invalid port", "http://example.org:99999999999999999999999/", "", ErrInvalidPort},
+	// Hex is not a port.
+	{"decision b: invalid port", "http://example.org:0x50/", "", ErrInvalidPort},
+	// Escaped digits are not digits: a browser reads the port before unescaping.
+	{"decision b: invalid port", "http://example.org:%38%30/", "", ErrInvalidPort},
+	// After an IPv6 address.
+	{"decision b: invalid port", "http://[::1]:x/", "", ErrInvalidPort},
+	// A host and port without a scheme, the port too large.
+	{"decision b: invalid port", "example.com:99999", "", ErrInvalidPort},
+	// The largest port.
+	{"decision b: valid port", "http://example.org:65535/", "http://example.org/", nil},
+	// An empty port is no port.
+	{"decision b: valid port", "http://example.org:/", "http://example.org/", nil},
+	// Zero.
+	{"decision b: valid port", "http://example.org:0/", "http://example.org/", nil},
+	// Leading zeros are allowed, as in a browser.
+	{"decision b: valid port", "http://example.org:0000000000080/", "http://example.org/", nil},
+	// A colon in the userinfo is not a port.
+	{"decision b: valid port", "http://u:p@example.org:8080/", "http://example.org/", nil},
+	// Issue 15: the scheme-less "host:8080/path" rule stays.
+	{"decision b: valid port", "host:8080/path", "http://host/path", nil},
+	// After an IPv6 address.
+	{"decision b: valid port", "http://[::1]:65535/", "http://[::1]/", nil},
+	// Unclosed brackets hold the rest of the authority: no port, no address.
+	{"decision b: valid port", "http://[::1:80/", "", ErrInvalidHost},
+}
+
+// schemeRelativeTests test decision a's scheme-relative input.
+var schemeRelativeTests = []canonTest{
+	// Issue 15: a host, as a scheme-less input is, so http is assumed.
+	{"decision a: scheme-relative", "//example.net:8080/x", "http://example.net/x", nil},
+	// No path.
+	{"decision a: scheme-relative", "//example.net", "http://example.net/", nil},
+	// Backslashes, as after a special scheme.
+	{"decision a: scheme-relative", `\\example.net\x`, "http://example.net/x", nil},
+	// The userinfo is dropped.
+	{"decision a: scheme-relative", "//user@example.net/", "http://example.net/", nil},
+	// The port rule applies.
+	{"decision a: scheme-relative", "//example.net:99999/", "", ErrInvalidPort},
+	// Three slashes leave an empty host, as "http:///path" does.
+	{"decision a: scheme-relative", "///example.net/x", "", ErrNoHost},
+	// One slash is a path.
+	{"decision a: scheme-relative", "/example.net/x", "", ErrNoHost},
+}
+
+// escapedSchemeTests test decision g on both sides of its line: an input
+// whose scheme is escaped, or whose host as read is no valid host, is read
+// again once unescaped when that begins with "scheme://"; any other input
+// is read as a browser reads it.
+var escapedSchemeTests = []canonTest{
+	// Issue 15: an escaped scheme and authority.
+	{"decision g: escaped scheme", "http%3A%2F%2Fexample.org:80/a", "http://example.org/a", nil},
+	// Issue 15: one escaped letter of the scheme.
+	{"decision g: escaped scheme", "ht%74p://evil.com/login", "http://evil.com/login", nil},
+	// Issue 15: the first letter escaped.
+	{"decision g: escaped scheme", "%68ttp://evil.com/", "http://evil.com/", nil},
+	// Escaped twice: unescaped repeatedly.
+	{"decision g: escaped scheme", "%2568ttp://evil.com/", "http://evil.com/", nil},
+	// Upper case, the colon escaped: the scheme and host are lowercased.
+	{"decision g: escaped scheme", "HT%54P%3A//EVIL.com/", "http://evil.com/", nil},
+	// Every delimiter escaped: the query is found once unescaped.
+	{"decision g: escaped scheme", "https%3A%2F%2Fevil.com%2Fa%3Fb", "https://evil.com/a?b", nil},
+	// Any hierarchical scheme.
+	{"decision g: escaped scheme", "ftp%3A//a.com/f", "ftp://a.com/f", nil},
+	// The unescaped input's port must be a port.
+	{"decision g: escaped scheme", "http%3A%2F%2Fexample.org%3A99999/", "", ErrInvalidPort},
+	// The port as first read belongs to a reading the decision replaces.
+	{"decision g: escaped scheme", "http%3A%2F%2Fexample.org%2F:x/", "http://example.org/:x/", nil},
+	// The fragment was removed before unescaping: an escaped '#' is a byte.
+	{"decision g: escaped scheme", "ht%74p://evil.com/a%23b", "http://evil.com/a%23b", nil},
+	// Escaped slashes after the scheme: the host as read, "//evil.com", is no host.
+	{"decision g: host is no host", "http:%2F%2Fevil.com/", "http://evil.com/", nil},
+	// A host as read that unescapes to a scheme and authority.
+	{"decision g: host is no host", "http://http%3A%2F%2Fevil.com/", "http://http/evil.com/", nil},
+	// A host with a space once unescaped is no host: Google's reading wins.
+	{"decision g: host is no host", "http://a%2Fb@c%20d.com/", "http://a/b@c%20d.com/", nil},
+	// Issue 15: decision b stays for a URL a browser can open.
+	{"decision g: valid host", "http://good.com%2F@evil.com/", "http://evil.com/", nil},
+	// Escaped delimiters in the userinfo, with a valid host.
+	{"decision g: valid host", "http://a%3A%2F%2Fgood.com@evil.com/x", "http://evil.com/x", nil},
+	// An escaped scheme in the path is not read.
+	{"decision g: valid host", "http://evil.com/ht%74p://x", "http://evil.com/http:/x", nil},
+	// Escapes in a valid host, read as before.
+	{"decision g: valid host", "http://ev%69l.com/", "http://evil.com/", nil},
+	// No scheme, and the unescaped input has none: read as before.
+	{"decision g: no scheme once unescaped", "a.com%2Fb/c", "http://a.com/b/c", nil},
+	// "javascript:" once unescaped has no "//": read as before.
+	{"decision g: no scheme once unescaped", "javascript%3Aalert(1)", "http://javascript/", nil},
+}
+
 // allCanonTests returns every table, in order.
 func allCanonTests() []canonTest {
 	var all []canonTest
-	for _, t := range [][]canonTest{officialTests, specTests, stepTests, decisionTests} {
+	for _, t := range [][]canonTest{officialTests, specTests, stepTests, decisionTests, portTests, schemeRelativeTests, escapedSchemeTests} {
 		all = append(all, t...)
 	}
 	return all
