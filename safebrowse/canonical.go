@@ -65,7 +65,8 @@ func AppendCanonical(dst []byte, rawURL string) ([]byte, error) {
 //  2. cut the fragment at the first '#' (step 2);
 //  3. read the scheme, then the authority as a browser does: it ends at
 //     the first '/', '\\' or '?', the userinfo before its last '@' and the
-//     port after its ':' are dropped;
+//     port after its ':' are dropped, and the port must be a port
+//     (decision b); decision g may read the input again, unescaped;
 //  4. unescape the host and the rest of the URL repeatedly, in linear time
 //     (step 3), and extract the host again from the result;
 //  5. canonicalise the host (the Safe Browsing host rules, in host.go);
@@ -369,8 +370,10 @@ var specialSchemes = [...]string{"http", "https", "ftp", "ws", "wss"}
 // ("http" is then assumed), and the scheme with [ErrScheme] when it is not
 // hierarchical.
 //
-// A scheme is a letter followed by letters, digits, '+', '-' or '.', then
-// ':' (RFC 3986 section 3.1). It is kept when it is special (then up to two
+// Two '/' or '\\' at the start make a scheme-relative input: no scheme,
+// and the authority follows them (decision a). A scheme is a letter
+// followed by letters, digits, '+', '-' or '.', then ':' (RFC 3986 section
+// 3.1). It is kept when it is special (then up to two
 // '/' or '\\' follow the colon, as in a browser) or when "//" follows the
 // colon (a hierarchical scheme). Otherwise, when only digits follow the colon
 // up to the end of the authority, s is a host and port without a scheme
@@ -687,8 +690,8 @@ func countEscapes(b []byte) int {
 }
 
 // mustEscape reports whether the last step of the Safe Browsing
-// canonicalisation escapes c: "<= ASCII 32, >= 127, '#' or '%'" (the English
-// original; the Turkish text's "< 32, > 127" lost the equalities).
+// canonicalisation escapes c: every character "<= ASCII 32, >= 127, "#", or
+// "%"", in the spec's words, so the space (32) and DEL (127) too.
 func mustEscape(c byte) bool {
 	return c <= ' ' || c >= 0x7F || c == '#' || c == '%'
 }

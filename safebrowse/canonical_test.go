@@ -1,3 +1,7 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package safebrowse
 
 import (
@@ -20,9 +24,10 @@ type canonTest struct {
 	wantErr error
 }
 
-// officialTests is the official test list, copied exactly from
-// shared/spec/safe-browsing-canonicalization-tests.md (the v4 "URLs and
-// Hashing" page, whose steps v5 keeps).
+// officialTests is the official test list, copied exactly from the end of
+// the v4 "URLs and Hashing" page,
+// https://developers.google.com/safe-browsing/v4/urls-hashing, whose
+// canonicalisation steps the v5 page keeps.
 var officialTests = []canonTest{
 	// Two levels of escaping.
 	{"official", "http://host/%25%32%35", "http://host/%25", nil},
@@ -92,24 +97,25 @@ var officialTests = []canonTest{
 	{"official", "http://host.com//twoslashes?more//slashes", "http://host.com/twoslashes?more//slashes", nil},
 }
 
-// specTests are the examples in the spec text and its English digest.
+// specTests are the examples in the text of the spec, the v5 "URLs and
+// Hashing" page.
 var specTests = []canonTest{
-	// Spec: "http://google.com yerine http://google.com/" (a path is required).
+	// Spec: the URL must have a path, "http://google.com/", not "http://google.com".
 	{"spec: the URL must have a path", "http://google.com", "http://google.com/", nil},
-	// Spec step 1: "Bu karakterlerin kod dışına alma dizelerini kaldırmayın (ör. %0a)".
+	// Spec step 1: do not remove the escaped forms of tab, CR and LF (e.g. %0a).
 	{"spec step 1: escaped forms stay", "http://google.com/a%0ab", "http://google.com/a%0Ab", nil},
 	// Spec step 2: "http://google.com/#frag ... http://google.com/".
 	{"spec step 2: remove the fragment", "http://google.com/#frag", "http://google.com/", nil},
-	// Host step 4: "[2001:0db8:0000::1], [2001:db8::1] olarak dönüştürülmelidir".
+	// Host step 4: "[2001:0db8:0000::1]" becomes "[2001:db8::1]".
 	{"spec host step 4: IPv6 normalised", "http://[2001:0db8:0000::1]/", "http://[2001:db8::1]/", nil},
-	// Host step 4: "[::ffff:1.2.3.4] ... 1.2.3.4 olarak dönüştürülmelidir".
+	// Host step 4: IPv4-mapped "[::ffff:1.2.3.4]" becomes "1.2.3.4".
 	{"spec host step 4: IPv4-mapped", "http://[::ffff:1.2.3.4]/", "http://1.2.3.4/", nil},
-	// Host step 4: "[64:ff9b::1.2.3.4] ... 1.2.3.4 olarak dönüştürülmelidir".
+	// Host step 4: NAT64 "[64:ff9b::1.2.3.4]" becomes "1.2.3.4".
 	{"spec host step 4: NAT64", "http://[64:ff9b::1.2.3.4]/", "http://1.2.3.4/", nil},
-	// Digest, translation note: "a space becomes %20".
-	{"digest: space is escaped", "http://google.com/a b", "http://google.com/a%20b", nil},
-	// Digest, translation note: DEL (127) is escaped too.
-	{"digest: DEL is escaped", "http://google.com/a\x7fb", "http://google.com/a%7Fb", nil},
+	// Spec, last step: escape "<= ASCII 32", so the space (32) too.
+	{"spec last step: space is escaped", "http://google.com/a b", "http://google.com/a%20b", nil},
+	// Spec, last step: escape ">= 127", so DEL (127) too.
+	{"spec last step: DEL is escaped", "http://google.com/a\x7fb", "http://google.com/a%7Fb", nil},
 	// Spec expressions example: "http://a.b.com/1/2.html?param=1".
 	{"spec: expressions example 1", "http://a.b.com/1/2.html?param=1", "http://a.b.com/1/2.html?param=1", nil},
 	// Spec expressions example: "http://a.b.c.d.e.f.com/1.html".
@@ -170,9 +176,9 @@ var stepTests = []canonTest{
 	{"host step 3: IPv4", "http://1.2/", "http://1.0.0.2/", nil},
 	// Fewer than four parts: three.
 	{"host step 3: IPv4", "http://1.2.3/", "http://1.2.0.3/", nil},
-	// Hex parts, from the issue.
+	// Hex parts.
 	{"host step 3: IPv4", "http://0x12.0x43.0x44.0x01/", "http://18.67.68.1/", nil},
-	// Octal parts, from the issue.
+	// Octal parts.
 	{"host step 3: IPv4", "http://012.034.01.055/", "http://10.28.1.45/", nil},
 	// Uppercase hex prefix and digits.
 	{"host step 3: IPv4", "http://0XC0.0XA8.0X1.0XFF/", "http://192.168.1.255/", nil},
@@ -298,7 +304,7 @@ var decisionTests = []canonTest{
 	{"decision: no scheme", "localhost:8080/x", "http://localhost/x", nil},
 	// A host and port without a scheme, no path.
 	{"decision: no scheme", "example.com:443", "http://example.com/", nil},
-	// The backslash ends the authority: the host is evil.com (the issue's example).
+	// The backslash ends the authority: the host is evil.com, as in a browser.
 	{"decision: browser authority", `http://evil.com\@good.com/`, "http://evil.com/@good.com/", nil},
 	// The userinfo is removed, up to the last '@'.
 	{"decision: browser authority", "http://u:p@w@a.com/", "http://a.com/", nil},
@@ -353,13 +359,13 @@ var decisionTests = []canonTest{
 // portTests test decision b's port rule: a port is empty, or one or more
 // ASCII digits of value at most 65535, as in a browser; any other fails.
 var portTests = []canonTest{
-	// Issue 15: above 65535, an error in a browser.
+	// Above 65535, an error in a browser.
 	{"decision b: invalid port", "http://example.org:99999/", "", ErrInvalidPort},
-	// Issue 15: a letter after a digit.
+	// A letter after a digit.
 	{"decision b: invalid port", "http://example.org:8x/", "", ErrInvalidPort},
-	// Issue 15: a sign is not a digit.
+	// A sign is not a digit.
 	{"decision b: invalid port", "http://example.org:-1/", "", ErrInvalidPort},
-	// Issue 15: a second colon is part of the port.
+	// A second colon is part of the port.
 	{"decision b: invalid port", "http://example.org:1:2/", "", ErrInvalidPort},
 	// One above the largest port.
 	{"decision b: invalid port", "http://example.org:65536/", "", ErrInvalidPort},
@@ -383,7 +389,7 @@ var portTests = []canonTest{
 	{"decision b: valid port", "http://example.org:0000000000080/", "http://example.org/", nil},
 	// A colon in the userinfo is not a port.
 	{"decision b: valid port", "http://u:p@example.org:8080/", "http://example.org/", nil},
-	// Issue 15: the scheme-less "host:8080/path" rule stays.
+	// The scheme-less "host:8080/path" rule stays.
 	{"decision b: valid port", "host:8080/path", "http://host/path", nil},
 	// After an IPv6 address.
 	{"decision b: valid port", "http://[::1]:65535/", "http://[::1]/", nil},
@@ -393,7 +399,7 @@ var portTests = []canonTest{
 
 // schemeRelativeTests test decision a's scheme-relative input.
 var schemeRelativeTests = []canonTest{
-	// Issue 15: a host, as a scheme-less input is, so http is assumed.
+	// A host, as a scheme-less input is, so http is assumed.
 	{"decision a: scheme-relative", "//example.net:8080/x", "http://example.net/x", nil},
 	// No path.
 	{"decision a: scheme-relative", "//example.net", "http://example.net/", nil},
@@ -414,11 +420,11 @@ var schemeRelativeTests = []canonTest{
 // again once unescaped when that begins with "scheme://"; any other input
 // is read as a browser reads it.
 var escapedSchemeTests = []canonTest{
-	// Issue 15: an escaped scheme and authority.
+	// An escaped scheme and authority.
 	{"decision g: escaped scheme", "http%3A%2F%2Fexample.org:80/a", "http://example.org/a", nil},
-	// Issue 15: one escaped letter of the scheme.
+	// One escaped letter of the scheme.
 	{"decision g: escaped scheme", "ht%74p://evil.com/login", "http://evil.com/login", nil},
-	// Issue 15: the first letter escaped.
+	// The first letter escaped.
 	{"decision g: escaped scheme", "%68ttp://evil.com/", "http://evil.com/", nil},
 	// Escaped twice: unescaped repeatedly.
 	{"decision g: escaped scheme", "%2568ttp://evil.com/", "http://evil.com/", nil},
@@ -440,7 +446,7 @@ var escapedSchemeTests = []canonTest{
 	{"decision g: host is no host", "http://http%3A%2F%2Fevil.com/", "http://http/evil.com/", nil},
 	// A host with a space once unescaped is no host: Google's reading wins.
 	{"decision g: host is no host", "http://a%2Fb@c%20d.com/", "http://a/b@c%20d.com/", nil},
-	// Issue 15: decision b stays for a URL a browser can open.
+	// Decision b stays for a URL a browser can open.
 	{"decision g: valid host", "http://good.com%2F@evil.com/", "http://evil.com/", nil},
 	// Escaped delimiters in the userinfo, with a valid host.
 	{"decision g: valid host", "http://a%3A%2F%2Fgood.com@evil.com/x", "http://evil.com/x", nil},

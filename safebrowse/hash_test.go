@@ -136,7 +136,7 @@ func TestListPrefixLen(t *testing.T) {
 		want    PrefixLen
 		wantErr error
 	}{
-		// Chromium's lists (issue 6), each by its suffix.
+		// Chromium's lists, each by its suffix.
 		{"mw-4b", Prefix4, nil},
 		{"se-4b", Prefix4, nil},
 		{"uws-4b", Prefix4, nil},
