@@ -562,6 +562,9 @@ func TestAppendCanonical(t *testing.T) {
 // on ASCII input when dst has room, for every ASCII row and corpus URL.
 // Escaped non-ASCII (an escaped IDN) may allocate.
 func TestAppendCanonicalNoAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("-race instruments allocations; run without -race")
+	}
 	ins := corpus(t)
 	for _, tt := range allCanonTests() {
 		if tt.wantErr == nil {
