@@ -203,7 +203,7 @@ func canonical[T string | []byte](dst []byte, s T, rawURL string, m readMode) ([
 	// and an unescaped input that begins with "scheme://": canonicalise
 	// that input instead. Without a '%' the input is its own unescaped
 	// form, which gives the same result.
-	if m == readRaw && (len(scheme) == 0 || !validHost(dst[p.hostStart:hostEnd])) && indexByte(s, '%') >= 0 {
+	if m == readRaw && indexByte(s, '%') >= 0 && (len(scheme) == 0 || !validHost(dst[p.hostStart:hostEnd])) {
 		if out, q, err, ok := reparse(dst, p.start, s, rawURL); ok {
 			if err != nil {
 				return orig, q, err
