@@ -9,6 +9,8 @@ import (
 	"encoding/binary"
 	"strconv"
 	"strings"
+
+	"github.com/urlspec/urlspec/internal/host"
 )
 
 // maxURLLen bounds the input of every function of this package: 2 MiB, the
@@ -176,7 +178,7 @@ func canonical[T string | []byte](dst []byte, s T, rawURL string, m readMode) ([
 		// Decision b: the port, after the ':' that ends the host.
 		if he < authEnd {
 			port := rest[he+1 : authEnd]
-			_, ok := parsePort(port)
+			_, ok := host.Port(string(port))
 			badPort = len(port) > 0 && !ok
 		}
 	}
@@ -189,7 +191,7 @@ func canonical[T string | []byte](dst []byte, s T, rawURL string, m readMode) ([
 		dst = append(dst, "http"...)
 	}
 	for i := 0; i < len(scheme); i++ {
-		dst = append(dst, lower(scheme[i]))
+		dst = append(dst, host.Lower(scheme[i]))
 	}
 	dst = append(dst, "://"...)
 	p.hostStart = len(dst)
@@ -314,37 +316,14 @@ func validHost(h []byte) bool {
 	return true
 }
 
-// forbiddenDomain[c] reports whether c is a forbidden domain code point of
+// forbiddenDomain[c] is host.Forbidden(c), a forbidden domain code point of
 // the WHATWG URL standard.
 var forbiddenDomain = func() (t [256]bool) {
-	for c := range 0x21 {
-		t[c] = true
-	}
-	for _, c := range []byte("#%/:<>?@[\\]^|\x7f") {
-		t[c] = true
+	for c := range t {
+		t[c] = host.Forbidden(byte(c))
 	}
 	return t
 }()
-
-// parsePort parses a port as the WHATWG URL standard's port state does:
-// one or more ASCII digits (leading zeros allowed) whose value is at most
-// 65535. It is decision b's rule; an empty port is no port, and the caller
-// tells it apart.
-func parsePort[T string | []byte](s T) (int, bool) {
-	if len(s) == 0 {
-		return 0, false
-	}
-	v := 0
-	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) {
-			return 0, false
-		}
-		if v = v*10 + int(s[i]-'0'); v > 65535 {
-			return 0, false
-		}
-	}
-	return v, true
-}
 
 var slash = []byte{'/'}
 
@@ -397,7 +376,7 @@ func splitScheme[T string | []byte](s T) (scheme, rest T, err error) {
 	}
 	scheme, rest = s[:i], s[i+1:]
 	for _, sp := range specialSchemes {
-		if equalFold(scheme, sp) {
+		if len(scheme) == len(sp) && host.EqualFold(string(scheme), sp) {
 			for n := 0; n < 2 && len(rest) > 0 && isSlash(rest[0]); n++ {
 				rest = rest[1:]
 			}
@@ -732,24 +711,4 @@ func unhex(c byte) byte {
 		return c - '0'
 	}
 	return c | 0x20 - 'a' + 10
-}
-
-func lower(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
-}
-
-// equalFold reports whether the ASCII strings s and t are equal ignoring case.
-func equalFold[T string | []byte](s T, t string) bool {
-	if len(s) != len(t) {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if lower(s[i]) != lower(t[i]) {
-			return false
-		}
-	}
-	return true
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/urlspec/urlspec/internal/host"
 )
 
 // canonTest is one row of the canonicalisation tables: the rule it tests
@@ -573,7 +575,7 @@ func TestAppendCanonicalNoAllocs(t *testing.T) {
 	}
 	dst := make([]byte, 0, 4096)
 	for _, in := range ins {
-		if !isASCII(appendUnescaped(nil, in)) {
+		if !host.IsASCII(string(appendUnescaped(nil, in))) {
 			continue
 		}
 		if n := testing.AllocsPerRun(100, func() { AppendCanonical(dst, in) }); n != 0 {
@@ -714,16 +716,6 @@ func FuzzAnyEscape(f *testing.F) {
 			t.Fatalf("anyEscape(%q) = %v; want %v", b, got, want)
 		}
 	})
-}
-
-// isASCII reports whether every byte of b is below 0x80.
-func isASCII(b []byte) bool {
-	for _, c := range b {
-		if c >= 0x80 {
-			return false
-		}
-	}
-	return true
 }
 
 // FuzzCleanPath checks the eight-byte path test against a byte loop.

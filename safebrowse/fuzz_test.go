@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/urlspec/urlspec/internal/host"
 	"github.com/urlspec/urlspec/internal/wpt"
 )
 
@@ -250,7 +251,7 @@ func browserHost(h string) bool {
 		a, err := netip.ParseAddr(strings.TrimSuffix(d[1:], "]"))
 		return strings.HasSuffix(d, "]") && err == nil && a.Is6() && a.Zone() == ""
 	}
-	a, err := idnaProfile.ToASCII(d)
+	a, err := host.Profile.ToASCII(d)
 	if err != nil || a == "" {
 		return false
 	}

@@ -7,24 +7,9 @@ package safebrowse
 import (
 	"net/netip"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
-	"golang.org/x/net/idna"
-)
-
-// idnaProfile converts an internationalised host to ASCII as a browser
-// does: the WHATWG URL standard's "domain to ASCII", which is UTS #46
-// ToASCII with CheckBidi and CheckJoiners, non-transitional, without
-// UseSTD3ASCIIRules, CheckHyphens or VerifyDnsLength.
-var idnaProfile = idna.New(
-	idna.MapForLookup(),
-	idna.Transitional(false),
-	idna.StrictDomainName(false),
-	idna.CheckHyphens(false),
-	idna.CheckJoiners(true),
-	idna.BidiRule(),
-	idna.VerifyDNSLength(false),
+	"github.com/urlspec/urlspec/internal/host"
 )
 
 // canonHost canonicalises, in place, the unescaped host dst[start:end] by
@@ -100,7 +85,7 @@ func trimDots(h []byte, lowerCase bool) (int, hostKind) {
 			continue
 		}
 		if lowerCase {
-			c = lower(c)
+			c = host.Lower(c)
 		}
 		kind |= hostKinds[c]
 		h[n] = c
@@ -134,7 +119,10 @@ var hostKinds = func() (t [256]hostKind) {
 }()
 
 // idnaHost converts the host h, which holds a byte >= 0x80, to ASCII with
-// [idnaProfile], as a browser does, and reports whether it could. It cannot
+// the WHATWG URL standard's "domain to ASCII" ([host.Profile]: UTS #46
+// ToASCII, non-transitional, with CheckBidi and CheckJoiners, without
+// UseSTD3ASCIIRules, CheckHyphens or VerifyDnsLength), as a browser does,
+// and reports whether it could. It cannot
 // when h is not valid UTF-8, fails UTS #46, or maps to a forbidden domain
 // code point of the WHATWG URL standard (a C0 control, space, '#', '%', '/',
 // ':', '<', '>', '?', '@', '[', '\\', ']', '^', '|' or DEL), as U+FF0F
@@ -144,12 +132,12 @@ func idnaHost(h []byte) (string, bool) {
 	if !utf8.Valid(h) {
 		return "", false
 	}
-	a, err := idnaProfile.ToASCII(string(h))
+	a, err := host.Profile.ToASCII(string(h))
 	if err != nil {
 		return "", false
 	}
 	for i := 0; i < len(a); i++ {
-		if c := a[i]; c <= ' ' || c >= 0x7F || strings.IndexByte(`#%/:<>?@[\]^|`, c) >= 0 {
+		if c := a[i]; c >= 0x80 || host.Forbidden(c) {
 			return "", false
 		}
 	}

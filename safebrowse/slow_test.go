@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/urlspec/urlspec/internal/host"
 )
 
 // This file holds the slow oracle: canonicalSlow follows the spec's steps
@@ -199,7 +201,7 @@ func canonHostSlow(h string) (string, bool, error) {
 	}
 	// IDN, only for a host with a byte >= 0x80 that is valid UTF-8.
 	if strings.IndexFunc(h, func(r rune) bool { return r >= 0x80 }) >= 0 && utf8.ValidString(h) {
-		if a, err := idnaProfile.ToASCII(h); err == nil && !strings.ContainsAny(a, "#%/:<>?@[\\]^|\x7f") &&
+		if a, err := host.Profile.ToASCII(h); err == nil && !strings.ContainsAny(a, "#%/:<>?@[\\]^|\x7f") &&
 			strings.IndexFunc(a, func(r rune) bool { return r <= ' ' || r >= 0x7f }) < 0 {
 			h = trim(a)
 		}
