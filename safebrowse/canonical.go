@@ -198,14 +198,21 @@ func canonical[T string | []byte](dst []byte, s T, rawURL string, m readMode) ([
 
 	// Step 4: unescape, then extract the host again: an unescaped '/', '\'
 	// or '?' ends it, and an unescaped userinfo or port is dropped.
-	dst = appendUnescaped(dst, rawHost)
+	// Most inputs hold no '%': then unescaping is a copy, and decision g
+	// cannot change the result.
+	escaped := indexByte(s, '%') >= 0
+	if escaped {
+		dst = appendUnescaped(dst, rawHost)
+	} else {
+		dst = append(dst, rawHost...)
+	}
 	hostEnd := len(dst)
 
 	// Decision g: an escaped scheme, or a host as read that is no host,
 	// and an unescaped input that begins with "scheme://": canonicalise
 	// that input instead. Without a '%' the input is its own unescaped
 	// form, which gives the same result.
-	if m == readRaw && indexByte(s, '%') >= 0 && (len(scheme) == 0 || !validHost(dst[p.hostStart:hostEnd])) {
+	if m == readRaw && escaped && (len(scheme) == 0 || !validHost(dst[p.hostStart:hostEnd])) {
 		if out, q, err, ok := reparse(dst, p.start, s, rawURL); ok {
 			if err != nil {
 				return orig, q, err
@@ -217,7 +224,11 @@ func canonical[T string | []byte](dst []byte, s T, rawURL string, m readMode) ([
 		return orig, p, newError(ErrInvalidPort, rawURL, strconv.Quote(string(port[1:]))+" is not a port")
 	}
 
-	dst = appendUnescaped(dst, rest)
+	if escaped {
+		dst = appendUnescaped(dst, rest)
+	} else {
+		dst = append(dst, rest...)
+	}
 	if hostEnd-p.hostStart != len(rawHost) {
 		// The host held an escape (unescaping shrinks what it changes), and
 		// may now hold a delimiter. Otherwise it is rawHost, which has none.
