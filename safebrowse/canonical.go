@@ -51,7 +51,8 @@ func Canonicalize(rawURL string) (string, error) {
 // [Canonicalize], to dst and returns the extended buffer. On error it
 // returns dst unchanged. It makes no allocation when rawURL is ASCII, even
 // once unescaped, and dst has room for the result (and for rawURL too, when
-// it holds a tab, CR or LF, which are removed in dst's spare capacity).
+// it holds a tab, CR or LF, which are removed in dst's spare capacity, or
+// when decision g reads it again unescaped, which it does there too).
 func AppendCanonical(dst []byte, rawURL string) ([]byte, error) {
 	b, _, err := appendCanonical(dst, rawURL)
 	return b, err

@@ -119,9 +119,10 @@
 //
 // [AppendCanonical] makes no allocation when dst has room and the URL is
 // ASCII, once unescaped; only an internationalised host allocates, in
-// golang.org/x/net/idna. (Decision g and the removal of tabs, CR and LF use
-// dst's spare capacity as working space.) Each step is linear in the input, including the
-// repeated unescaping of "%25252525...".
+// golang.org/x/net/idna. (Removing tabs, CR and LF, and decision g, work in
+// dst's spare capacity.) Each step is linear in the input, including the
+// repeated unescaping of "%25252525...", and decision g reads the input
+// again at most once.
 //
 // # Expressions and hashes
 //
