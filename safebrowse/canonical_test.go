@@ -510,6 +510,10 @@ func TestErrorMessages(t *testing.T) {
 		{"http:///path", `safebrowse: URL has no host in "http:///path"`},
 		// Bad brackets.
 		{"http://[::g]/", `safebrowse: invalid host in "http://[::g]/": brackets hold no IPv6 address`},
+		// A port that is not a port, named.
+		{"http://example.org:99999/", `safebrowse: invalid port in "http://example.org:99999/": "99999" is not a port`},
+		// A long input is quoted up to its first 100 bytes.
+		{"javascript:" + strings.Repeat("x", 200), `safebrowse: unsupported scheme in "javascript:` + strings.Repeat("x", 89) + `": "javascript" is not hierarchical`},
 		// Too long: the input is cut to its first 64 bytes.
 		{"http://a.com/" + strings.Repeat("x", maxURLLen), `safebrowse: URL too long in "http://a.com/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx": first 64 bytes of 2097165, over the bound of 2097152`},
 	}
