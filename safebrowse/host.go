@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/urlspec/urlspec/internal/host"
+	"github.com/urlspec/urlspec/internal/punycode"
 )
 
 // canonHost canonicalises, in place, the unescaped host dst[start:end] by
@@ -36,7 +37,14 @@ func canonHost(dst []byte, start, end int) ([]byte, int, bool, error) {
 	}
 
 	if kind&nonASCII != 0 {
-		if a, ok := idnaHost(h); ok {
+		var ace [maxSimpleIDN]byte
+		if a, ok := appendSimpleIDN(ace[:0], h); ok {
+			// Common letters only: punycode, and no trimming is needed.
+			dst = splice(dst, start, end, a)
+			end = start + len(a)
+			h = dst[start:end]
+			kind = notIPv4 // an "xn--" label
+		} else if a, ok := idnaHost(h); ok {
 			dst = splice(dst, start, end, []byte(a))
 			end = start + len(a)
 			n, kind = trimDots(dst[start:end], false)
@@ -142,6 +150,117 @@ func idnaHost(h []byte) (string, bool) {
 		}
 	}
 	return a, true
+}
+
+// maxSimpleIDN bounds the ASCII form that appendSimpleIDN writes on the
+// stack; a longer host goes through [idnaHost].
+const maxSimpleIDN = 256
+
+// appendSimpleIDN appends to dst the result of UTS #46 ToASCII under
+// [host.Profile] for the host h, which holds a byte >= 0x80, when every
+// label of h is either lowercase ASCII letters, digits and '-' (not
+// beginning "xn--") or a run of code points that [simpleIDNRune] accepts,
+// and reports whether it did. Such code points are valid under UTS #46 and
+// unchanged by its mapping, none is a combining mark, a joiner or of a
+// right-to-left script, and no two of them compose under NFC: so ToASCII
+// checks nothing that can fail, and only encodes each label with a byte
+// >= 0x80 as "xn--" and its Punycode (RFC 3492). Any other host is left to
+// x/net/idna. TestSimpleIDN checks each accepted code point against it.
+func appendSimpleIDN(dst, h []byte) ([]byte, bool) {
+	orig := len(dst)
+	for len(h) > 0 {
+		label := h
+		if i := bytesIndexDot(h); i >= 0 {
+			label, h = h[:i], h[i+1:]
+		} else {
+			h = nil
+		}
+		ascii := true
+		for i := 0; i < len(label); {
+			c := label[i]
+			if c < utf8.RuneSelf {
+				if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
+					return dst[:orig], false
+				}
+				i++
+				continue
+			}
+			r, size := utf8.DecodeRune(label[i:])
+			if !simpleIDNRune(r) {
+				return dst[:orig], false
+			}
+			ascii = false
+			i += size
+		}
+		if len(dst) > orig {
+			dst = append(dst, '.')
+		}
+		if ascii {
+			if len(label) >= 4 && string(label[:4]) == "xn--" {
+				return dst[:orig], false // x/net checks its Punycode
+			}
+			dst = append(dst, label...)
+			continue
+		}
+		if cap(dst)-len(dst) < len("xn--")+2*len(label)+1 {
+			return dst[:orig], false // keep to the caller's buffer
+		}
+		dst = append(dst, "xn--"...)
+		var err error
+		if dst, err = punycode.AppendEncode(dst, string(label)); err != nil {
+			return dst[:orig], false
+		}
+	}
+	return dst, len(dst) > orig
+}
+
+// bytesIndexDot returns the index of the first '.' in b, or -1.
+func bytesIndexDot(b []byte) int {
+	for i, c := range b {
+		if c == '.' {
+			return i
+		}
+	}
+	return -1
+}
+
+// simpleIDNRune reports whether r is one of the letters of common scripts
+// that [appendSimpleIDN] encodes itself: Latin-1 lowercase letters (ß to ÿ,
+// but not ÷), Greek lowercase letters with and without tonos (ά to ώ),
+// Cyrillic lowercase letters (а to џ), Hiragana (ぁ to ゖ), Katakana (ァ to
+// ヺ), Hangul syllables (가 to 힣) and the CJK unified ideographs of Unicode
+// 1.1 (一 to 龥). Each is valid under UTS #46, maps to itself, and is a
+// starter of bidi class L.
+func simpleIDNRune(r rune) bool {
+	switch {
+	case r < 0xDF:
+		return false
+	case r <= 0xFF:
+		return r != 0xF7
+	case r < 0x3AC:
+		return false
+	case r <= 0x3CE:
+		return true
+	case r < 0x430:
+		return false
+	case r <= 0x45F:
+		return true
+	case r < 0x3041:
+		return false
+	case r <= 0x3096:
+		return true
+	case r < 0x30A1:
+		return false
+	case r <= 0x30FA:
+		return true
+	case r < 0x4E00:
+		return false
+	case r <= 0x9FA5:
+		return true
+	case r < 0xAC00:
+		return false
+	}
+	return r <= 0xD7A3
 }
 
 // parseIPv4 parses h as an IPv4 address as the WHATWG URL standard's IPv4
