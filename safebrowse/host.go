@@ -86,6 +86,18 @@ func canonHost(dst []byte, start, end int) ([]byte, int, bool, error) {
 // lowercases ASCII letters when lowerCase is set (step 5), and returns the
 // new length and the kinds of byte seen.
 func trimDots(h []byte, lowerCase bool) (int, hostKind) {
+	// Most hosts are already in form: no dot at either end, no run of
+	// dots, no upper case. Test that first, without writing or branching
+	// on each byte.
+	var all, prev hostKind
+	for _, c := range h {
+		k := hostKinds[c]
+		all |= k | prev&k&dot<<1 // dotRun
+		prev = k
+	}
+	if len(h) > 0 && h[0] != '.' && h[len(h)-1] != '.' && all&(dotRun|upperCase) == 0 {
+		return len(h), all & (nonASCII | notIPv4)
+	}
 	n := 0
 	var kind hostKind
 	for _, c := range h {
@@ -102,15 +114,18 @@ func trimDots(h []byte, lowerCase bool) (int, hostKind) {
 	if n > 0 && h[n-1] == '.' {
 		n--
 	}
-	return n, kind
+	return n, kind & (nonASCII | notIPv4)
 }
 
 // A hostKind is a set of kinds of host byte.
 type hostKind uint8
 
 const (
-	nonASCII hostKind = 1 << iota // a byte >= 0x80
-	notIPv4                       // a byte that no IPv4 address holds
+	nonASCII  hostKind = 1 << iota // a byte >= 0x80
+	notIPv4                        // a byte that no IPv4 address holds
+	upperCase                      // an ASCII upper-case letter
+	dot                            // '.'
+	dotRun                         // '.' after '.' (set by trimDots, never in hostKinds)
 )
 
 // hostKinds[c] is the kind of the host byte c.
@@ -121,6 +136,12 @@ var hostKinds = func() (t [256]hostKind) {
 		}
 		if !isHex(byte(c)) && c != '.' && c != 'x' && c != 'X' {
 			t[c] |= notIPv4
+		}
+		if 'A' <= c && c <= 'Z' {
+			t[c] |= upperCase
+		}
+		if c == '.' {
+			t[c] |= dot
 		}
 	}
 	return t

@@ -301,3 +301,35 @@ func TestSimpleIDNAllocs(t *testing.T) {
 		}
 	}
 }
+
+// FuzzTrimDots checks trimDots, whose fast test skips the rewriting loop,
+// against host steps 1, 2 and 5 done with the strings package.
+func FuzzTrimDots(f *testing.F) {
+	for _, s := range []string{"a.b.com", ".a..b.", "WWW.Example.COM", "", ".", "1.2.3.4", "bü.de", "a..", "0X1.0xA"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, lowerCase := range []bool{true, false} {
+			want := strings.Trim(s, ".")
+			for strings.Contains(want, "..") {
+				want = strings.ReplaceAll(want, "..", ".")
+			}
+			if lowerCase {
+				b := []byte(want)
+				for i, c := range b {
+					b[i] = host.Lower(c)
+				}
+				want = string(b)
+			}
+			var wantKind hostKind
+			for i := 0; i < len(want); i++ {
+				wantKind |= hostKinds[want[i]] & (nonASCII | notIPv4)
+			}
+			h := []byte(s)
+			n, kind := trimDots(h, lowerCase)
+			if string(h[:n]) != want || kind != wantKind {
+				t.Fatalf("trimDots(%q, %v) = %q, %b; want %q, %b", s, lowerCase, h[:n], kind, want, wantKind)
+			}
+		}
+	})
+}
