@@ -167,14 +167,18 @@ func canonical[T string | []byte](dst []byte, s T, rawURL string, m readMode) ([
 	}
 	// Most authorities are a bare host: hostBounds has nothing to cut
 	// unless the authority holds a '@' or a ':'.
-	authEnd, cut := 0, false
-	for authEnd < len(rest) && !isDelim(rest[authEnd]) {
-		cut = cut || rest[authEnd] == '@' || rest[authEnd] == ':'
+	authEnd, kinds := 0, byte(0)
+	for authEnd < len(rest) {
+		k := authKinds[rest[authEnd]]
+		if k&authDelim != 0 {
+			break
+		}
+		kinds |= k
 		authEnd++
 	}
 	hs, he := 0, authEnd
 	badPort := false
-	if cut {
+	if kinds&authCut != 0 {
 		hs, he = hostBounds(rest[:authEnd])
 		// Decision b: the port, after the ':' that ends the host.
 		if he < authEnd {
@@ -449,6 +453,20 @@ func indexByte[T string | []byte](s T, c byte) int {
 // isSlash reports whether c is '/' or '\\', which a browser reads as '/'
 // after a special scheme.
 func isSlash(c byte) bool { return c == '/' || c == '\\' }
+
+// authKinds[c] tells how c bears on reading an authority: authDelim for
+// '/', '\\' and '?', which end it; authCut for '@' and ':', which end the
+// userinfo or begin the port.
+var authKinds = func() (t [256]byte) {
+	t['/'], t['\\'], t['?'] = authDelim, authDelim, authDelim
+	t['@'], t[':'] = authCut, authCut
+	return t
+}()
+
+const (
+	authDelim = 1 << iota
+	authCut
+)
 
 // isDelim reports whether c ends an authority: '/', '\\' or '?'.
 func isDelim(c byte) bool { return c == '/' || c == '\\' || c == '?' }

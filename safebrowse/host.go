@@ -6,7 +6,6 @@ package safebrowse
 
 import (
 	"net/netip"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/urlspec/urlspec/internal/host"
@@ -57,7 +56,6 @@ func canonHost(dst []byte, start, end int) ([]byte, int, bool, error) {
 		}
 	}
 
-	var buf [64]byte
 	if h[0] == '[' {
 		if h[len(h)-1] != ']' {
 			return dst, end, false, ErrInvalidHost
@@ -66,6 +64,7 @@ func canonHost(dst []byte, start, end int) ([]byte, int, bool, error) {
 		if !ok {
 			return dst, end, false, ErrInvalidHost
 		}
+		var buf [64]byte
 		b := appendIPv6(buf[:0], a)
 		dst = splice(dst, start, end, b)
 		return dst, start + len(b), true, nil
@@ -74,6 +73,7 @@ func canonHost(dst []byte, start, end int) ([]byte, int, bool, error) {
 		return dst, end, false, nil
 	}
 	if a, ok := parseIPv4(h); ok {
+		var buf [16]byte
 		b := appendIPv4(buf[:0], a)
 		dst = splice(dst, start, end, b)
 		return dst, start + len(b), true, nil
@@ -372,7 +372,14 @@ func appendIPv4(b []byte, a [4]byte) []byte {
 		if i > 0 {
 			b = append(b, '.')
 		}
-		b = strconv.AppendUint(b, uint64(x), 10)
+		switch {
+		case x >= 100:
+			b = append(b, '0'+x/100, '0'+x/10%10, '0'+x%10)
+		case x >= 10:
+			b = append(b, '0'+x/10, '0'+x%10)
+		default:
+			b = append(b, '0'+x)
+		}
 	}
 	return b
 }
