@@ -108,8 +108,14 @@ func appendCanonicalMode(dst []byte, rawURL string, m readMode) ([]byte, parts, 
 	if s == "" {
 		return dst, parts{}, newError(ErrEmpty, rawURL, "")
 	}
+	// Most URLs hold no byte that step 7 escapes, and so no tab, CR, LF,
+	// '#' or '%': one pass finds that, and the steps that look for those
+	// bytes are skipped.
+	if !anyEscape(s) {
+		return canonical(dst, s, rawURL, m, true)
+	}
 	if strings.IndexByte(s, '\t') < 0 && strings.IndexByte(s, '\r') < 0 && strings.IndexByte(s, '\n') < 0 {
-		return canonical(dst, s, rawURL, m)
+		return canonical(dst, s, rawURL, m, false)
 	}
 	// Without allocating: write s without them in dst's spare capacity,
 	// canonicalise from there, after it, and move the result down.
@@ -120,7 +126,7 @@ func appendCanonicalMode(dst []byte, rawURL string, m readMode) ([]byte, parts, 
 		}
 	}
 	in := dst[base:]
-	out, p, err := canonical(dst, in, rawURL, m)
+	out, p, err := canonical(dst, in, rawURL, m, false)
 	if err != nil {
 		return dst[:base], p, err
 	}
@@ -145,13 +151,15 @@ func (p parts) shift(d int) parts {
 }
 
 // canonical is appendCanonical after step 1, for s, which holds no tab, CR
-// or LF, read in mode m. It appends after dst: s may be its last bytes.
-func canonical[T string | []byte](dst []byte, s T, rawURL string, m readMode) ([]byte, parts, error) {
+// or LF, read in mode m. When clean is set, s holds no byte that step 7
+// escapes (so no '#' or '%' either). It appends after dst: s may be its
+// last bytes.
+func canonical[T string | []byte](dst []byte, s T, rawURL string, m readMode, clean bool) ([]byte, parts, error) {
 	var p parts
 	orig := dst
 
 	// Step 2: the fragment begins at the first '#'.
-	if m != readUnescaped {
+	if m != readUnescaped && !clean {
 		if i := indexByte(s, '#'); i >= 0 {
 			s = s[:i]
 		}
@@ -205,7 +213,7 @@ func canonical[T string | []byte](dst []byte, s T, rawURL string, m readMode) ([
 	// or '?' ends it, and an unescaped userinfo or port is dropped.
 	// Most inputs hold no '%': then unescaping is a copy, and decision g
 	// cannot change the result.
-	escaped := indexByte(s, '%') >= 0
+	escaped := !clean && indexByte(s, '%') >= 0
 	if escaped {
 		dst = appendUnescaped(dst, rawHost)
 	} else {
@@ -269,8 +277,14 @@ func canonical[T string | []byte](dst []byte, s T, rawURL string, m readMode) ([
 	pathEnd = hostEnd + n
 	p.hasQuery = pathEnd < len(dst)
 
-	// Step 7: escape.
-	dst, p.hostEnd, p.pathEnd = appendEscaped(dst, p.hostStart, hostEnd, pathEnd)
+	// Step 7: escape. A clean input gives a clean result: its bytes are
+	// kept or moved, and those added (the scheme's, "://", '/', an
+	// address's digits) need no escape.
+	if clean {
+		p.hostEnd, p.pathEnd = hostEnd, pathEnd
+	} else {
+		dst, p.hostEnd, p.pathEnd = appendEscaped(dst, p.hostStart, hostEnd, pathEnd)
+	}
 	p.end = len(dst)
 	return dst, p, nil
 }
@@ -293,7 +307,7 @@ func reparse[T string | []byte](dst []byte, start int, s T, rawURL string) (out 
 	// output begun after it is dropped.
 	n := copy(dst[start:], dst[base:])
 	dst = dst[:start+n]
-	out, p, err = canonical(dst, dst[start:], rawURL, readUnescaped)
+	out, p, err = canonical(dst, dst[start:], rawURL, readUnescaped, false)
 	if err != nil {
 		return nil, p, err, true
 	}
@@ -662,25 +676,25 @@ var escapeSet = func() (t [256]bool) {
 // bytes at a time, with the bit tricks of "Bit Twiddling Hacks" (Sean
 // Eron Anderson): hasless(x, n) and haszero(x), which are exact as a test
 // of the whole word.
-func anyEscape(b []byte) bool {
+func anyEscape[T string | []byte](b T) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	for len(b) >= 8 {
-		x := binary.LittleEndian.Uint64(b)
+		x := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 		if x&highs != 0 { // a byte >= 0x80
 			return true
 		}
 		m := (x - ones*0x21) &^ x // hasless(x, 0x21): a byte <= 0x20
-		for _, c := range [...]uint64{0x7F, '#', '%'} {
-			y := x ^ ones*c // a zero byte where x has c
-			m |= (y - ones) &^ y
-		}
+		// A zero byte of x^(ones*c) where x has c: DEL, '#' and '%'.
+		d, h, p := x^ones*0x7F, x^ones*'#', x^ones*'%'
+		m |= (d-ones)&^d | (h-ones)&^h | (p-ones)&^p
 		if m&highs != 0 {
 			return true
 		}
 		b = b[8:]
 	}
-	for _, c := range b {
-		if escapeSet[c] {
+	for i := 0; i < len(b); i++ {
+		if escapeSet[b[i]] {
 			return true
 		}
 	}
