@@ -118,7 +118,10 @@
 //	   evil.com.
 //
 // [AppendCanonical] makes no allocation when dst has room and the URL is
-// ASCII, once unescaped; only an internationalised host allocates, in
+// ASCII, once unescaped, or its host's labels are lowercase letters of
+// Latin-1, Greek, Cyrillic, kana, Hangul or CJK, which are encoded to
+// punycode directly (UTS #46 leaves them as they are and checks nothing
+// that can fail); any other internationalised host allocates, in
 // golang.org/x/net/idna. (Removing tabs, CR and LF, and decision g, work in
 // dst's spare capacity.) Each step is linear in the input, including the
 // repeated unescaping of "%25252525...", and decision g reads the input
