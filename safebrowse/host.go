@@ -22,7 +22,8 @@ import (
 //   - step 5, brought forward: lowercase ASCII letters (IPv4 and IPv6
 //     parsing ignore case, so the order does not matter);
 //   - a host with a byte >= 0x80 goes through UTS #46 (see [idnaHost]), and
-//     steps 1 and 2 run again on its result;
+//     steps 1 and 2 run again on its result; a host of common letters is
+//     encoded directly, with the same result (see [appendSimpleIDN]);
 //   - step 4: a host in brackets must be an IPv6 address (see [appendIPv6]);
 //   - step 3: a host that parses as IPv4 is written in dotted decimal (see
 //     [parseIPv4]).
@@ -151,12 +152,11 @@ var hostKinds = func() (t [256]hostKind) {
 // the WHATWG URL standard's "domain to ASCII" ([host.Profile]: UTS #46
 // ToASCII, non-transitional, with CheckBidi and CheckJoiners, without
 // UseSTD3ASCIIRules, CheckHyphens or VerifyDnsLength), as a browser does,
-// and reports whether it could. It cannot
-// when h is not valid UTF-8, fails UTS #46, or maps to a forbidden domain
-// code point of the WHATWG URL standard (a C0 control, space, '#', '%', '/',
-// ':', '<', '>', '?', '@', '[', '\\', ']', '^', '|' or DEL), as U+FF0F
-// FULLWIDTH SOLIDUS maps to '/': a browser rejects such a host. The caller
-// then keeps (and escapes) the bytes of h.
+// and reports whether it could. It cannot when h is not valid UTF-8, fails
+// UTS #46, or maps to a forbidden domain code point of the WHATWG URL
+// standard ([host.Forbidden]), as U+FF0F FULLWIDTH SOLIDUS maps to '/': a
+// browser rejects such a host. The caller then keeps (and escapes) the
+// bytes of h.
 func idnaHost(h []byte) (string, bool) {
 	if !utf8.Valid(h) {
 		return "", false
