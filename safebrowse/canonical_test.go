@@ -1,3 +1,7 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package safebrowse
 
 import (
@@ -8,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/urlspec/urlspec/internal/host"
 )
 
 // canonTest is one row of the canonicalisation tables: the rule it tests
@@ -20,9 +26,10 @@ type canonTest struct {
 	wantErr error
 }
 
-// officialTests is the official test list, copied exactly from
-// shared/spec/safe-browsing-canonicalization-tests.md (the v4 "URLs and
-// Hashing" page, whose steps v5 keeps).
+// officialTests is the official test list, copied exactly from the end of
+// the v4 "URLs and Hashing" page,
+// https://developers.google.com/safe-browsing/v4/urls-hashing, whose
+// canonicalisation steps the v5 page keeps.
 var officialTests = []canonTest{
 	// Two levels of escaping.
 	{"official", "http://host/%25%32%35", "http://host/%25", nil},
@@ -92,24 +99,25 @@ var officialTests = []canonTest{
 	{"official", "http://host.com//twoslashes?more//slashes", "http://host.com/twoslashes?more//slashes", nil},
 }
 
-// specTests are the examples in the spec text and its English digest.
+// specTests are the examples in the text of the spec, the v5 "URLs and
+// Hashing" page.
 var specTests = []canonTest{
-	// Spec: "http://google.com yerine http://google.com/" (a path is required).
+	// Spec: the URL must have a path, "http://google.com/", not "http://google.com".
 	{"spec: the URL must have a path", "http://google.com", "http://google.com/", nil},
-	// Spec step 1: "Bu karakterlerin kod dışına alma dizelerini kaldırmayın (ör. %0a)".
+	// Spec step 1: do not remove the escaped forms of tab, CR and LF (e.g. %0a).
 	{"spec step 1: escaped forms stay", "http://google.com/a%0ab", "http://google.com/a%0Ab", nil},
 	// Spec step 2: "http://google.com/#frag ... http://google.com/".
 	{"spec step 2: remove the fragment", "http://google.com/#frag", "http://google.com/", nil},
-	// Host step 4: "[2001:0db8:0000::1], [2001:db8::1] olarak dönüştürülmelidir".
+	// Host step 4: "[2001:0db8:0000::1]" becomes "[2001:db8::1]".
 	{"spec host step 4: IPv6 normalised", "http://[2001:0db8:0000::1]/", "http://[2001:db8::1]/", nil},
-	// Host step 4: "[::ffff:1.2.3.4] ... 1.2.3.4 olarak dönüştürülmelidir".
+	// Host step 4: IPv4-mapped "[::ffff:1.2.3.4]" becomes "1.2.3.4".
 	{"spec host step 4: IPv4-mapped", "http://[::ffff:1.2.3.4]/", "http://1.2.3.4/", nil},
-	// Host step 4: "[64:ff9b::1.2.3.4] ... 1.2.3.4 olarak dönüştürülmelidir".
+	// Host step 4: NAT64 "[64:ff9b::1.2.3.4]" becomes "1.2.3.4".
 	{"spec host step 4: NAT64", "http://[64:ff9b::1.2.3.4]/", "http://1.2.3.4/", nil},
-	// Digest, translation note: "a space becomes %20".
-	{"digest: space is escaped", "http://google.com/a b", "http://google.com/a%20b", nil},
-	// Digest, translation note: DEL (127) is escaped too.
-	{"digest: DEL is escaped", "http://google.com/a\x7fb", "http://google.com/a%7Fb", nil},
+	// Spec, last step: escape "<= ASCII 32", so the space (32) too.
+	{"spec last step: space is escaped", "http://google.com/a b", "http://google.com/a%20b", nil},
+	// Spec, last step: escape ">= 127", so DEL (127) too.
+	{"spec last step: DEL is escaped", "http://google.com/a\x7fb", "http://google.com/a%7Fb", nil},
 	// Spec expressions example: "http://a.b.com/1/2.html?param=1".
 	{"spec: expressions example 1", "http://a.b.com/1/2.html?param=1", "http://a.b.com/1/2.html?param=1", nil},
 	// Spec expressions example: "http://a.b.c.d.e.f.com/1.html".
@@ -170,9 +178,9 @@ var stepTests = []canonTest{
 	{"host step 3: IPv4", "http://1.2/", "http://1.0.0.2/", nil},
 	// Fewer than four parts: three.
 	{"host step 3: IPv4", "http://1.2.3/", "http://1.2.0.3/", nil},
-	// Hex parts, from the issue.
+	// Hex parts.
 	{"host step 3: IPv4", "http://0x12.0x43.0x44.0x01/", "http://18.67.68.1/", nil},
-	// Octal parts, from the issue.
+	// Octal parts.
 	{"host step 3: IPv4", "http://012.034.01.055/", "http://10.28.1.45/", nil},
 	// Uppercase hex prefix and digits.
 	{"host step 3: IPv4", "http://0XC0.0XA8.0X1.0XFF/", "http://192.168.1.255/", nil},
@@ -298,7 +306,7 @@ var decisionTests = []canonTest{
 	{"decision: no scheme", "localhost:8080/x", "http://localhost/x", nil},
 	// A host and port without a scheme, no path.
 	{"decision: no scheme", "example.com:443", "http://example.com/", nil},
-	// The backslash ends the authority: the host is evil.com (the issue's example).
+	// The backslash ends the authority: the host is evil.com, as in a browser.
 	{"decision: browser authority", `http://evil.com\@good.com/`, "http://evil.com/@good.com/", nil},
 	// The userinfo is removed, up to the last '@'.
 	{"decision: browser authority", "http://u:p@w@a.com/", "http://a.com/", nil},
@@ -306,8 +314,8 @@ var decisionTests = []canonTest{
 	{"decision: browser authority", "http://good.com%2F@evil.com/", "http://evil.com/", nil},
 	// A '?' ends the authority.
 	{"decision: browser authority", "http://a.com?b@c", "http://a.com/?b@c", nil},
-	// The port is dropped whatever it holds.
-	{"decision: browser authority", "http://a.com:x/", "http://a.com/", nil},
+	// A port that is not digits fails the parse, as in a browser.
+	{"decision: browser authority", "http://a.com:x/", "", ErrInvalidPort},
 	// http:///path has no host.
 	{"decision: no host", "http:///path", "", ErrNoHost},
 	// A path alone has no host.
@@ -350,10 +358,114 @@ var decisionTests = []canonTest{
 	{"decision: length", "http://a.com/" + strings.Repeat("a", maxURLLen), "", ErrTooLong},
 }
 
+// portTests test decision b's port rule: a port is empty, or one or more
+// ASCII digits of value at most 65535, as in a browser; any other fails.
+var portTests = []canonTest{
+	// Above 65535, an error in a browser.
+	{"decision b: invalid port", "http://example.org:99999/", "", ErrInvalidPort},
+	// A letter after a digit.
+	{"decision b: invalid port", "http://example.org:8x/", "", ErrInvalidPort},
+	// A sign is not a digit.
+	{"decision b: invalid port", "http://example.org:-1/", "", ErrInvalidPort},
+	// A second colon is part of the port.
+	{"decision b: invalid port", "http://example.org:1:2/", "", ErrInvalidPort},
+	// One above the largest port.
+	{"decision b: invalid port", "http://example.org:65536/", "", ErrInvalidPort},
+	// A long run of digits is too large, and does not overflow.
+	{"decision b: invalid port", "http://example.org:99999999999999999999999/", "", ErrInvalidPort},
+	// Hex is not a port.
+	{"decision b: invalid port", "http://example.org:0x50/", "", ErrInvalidPort},
+	// Escaped digits are not digits: a browser reads the port before unescaping.
+	{"decision b: invalid port", "http://example.org:%38%30/", "", ErrInvalidPort},
+	// After an IPv6 address.
+	{"decision b: invalid port", "http://[::1]:x/", "", ErrInvalidPort},
+	// A host and port without a scheme, the port too large.
+	{"decision b: invalid port", "example.com:99999", "", ErrInvalidPort},
+	// The largest port.
+	{"decision b: valid port", "http://example.org:65535/", "http://example.org/", nil},
+	// An empty port is no port.
+	{"decision b: valid port", "http://example.org:/", "http://example.org/", nil},
+	// Zero.
+	{"decision b: valid port", "http://example.org:0/", "http://example.org/", nil},
+	// Leading zeros are allowed, as in a browser.
+	{"decision b: valid port", "http://example.org:0000000000080/", "http://example.org/", nil},
+	// A colon in the userinfo is not a port.
+	{"decision b: valid port", "http://u:p@example.org:8080/", "http://example.org/", nil},
+	// The scheme-less "host:8080/path" rule stays.
+	{"decision b: valid port", "host:8080/path", "http://host/path", nil},
+	// After an IPv6 address.
+	{"decision b: valid port", "http://[::1]:65535/", "http://[::1]/", nil},
+	// Unclosed brackets hold the rest of the authority: no port, no address.
+	{"decision b: valid port", "http://[::1:80/", "", ErrInvalidHost},
+}
+
+// schemeRelativeTests test decision a's scheme-relative input.
+var schemeRelativeTests = []canonTest{
+	// A host, as a scheme-less input is, so http is assumed.
+	{"decision a: scheme-relative", "//example.net:8080/x", "http://example.net/x", nil},
+	// No path.
+	{"decision a: scheme-relative", "//example.net", "http://example.net/", nil},
+	// Backslashes, as after a special scheme.
+	{"decision a: scheme-relative", `\\example.net\x`, "http://example.net/x", nil},
+	// The userinfo is dropped.
+	{"decision a: scheme-relative", "//user@example.net/", "http://example.net/", nil},
+	// The port rule applies.
+	{"decision a: scheme-relative", "//example.net:99999/", "", ErrInvalidPort},
+	// Three slashes leave an empty host, as "http:///path" does.
+	{"decision a: scheme-relative", "///example.net/x", "", ErrNoHost},
+	// One slash is a path.
+	{"decision a: scheme-relative", "/example.net/x", "", ErrNoHost},
+}
+
+// escapedSchemeTests test decision g on both sides of its line: an input
+// whose scheme is escaped, or whose host as read is no valid host, is read
+// again once unescaped when that begins with "scheme://"; any other input
+// is read as a browser reads it.
+var escapedSchemeTests = []canonTest{
+	// An escaped scheme and authority.
+	{"decision g: escaped scheme", "http%3A%2F%2Fexample.org:80/a", "http://example.org/a", nil},
+	// One escaped letter of the scheme.
+	{"decision g: escaped scheme", "ht%74p://evil.com/login", "http://evil.com/login", nil},
+	// The first letter escaped.
+	{"decision g: escaped scheme", "%68ttp://evil.com/", "http://evil.com/", nil},
+	// Escaped twice: unescaped repeatedly.
+	{"decision g: escaped scheme", "%2568ttp://evil.com/", "http://evil.com/", nil},
+	// Upper case, the colon escaped: the scheme and host are lowercased.
+	{"decision g: escaped scheme", "HT%54P%3A//EVIL.com/", "http://evil.com/", nil},
+	// Every delimiter escaped: the query is found once unescaped.
+	{"decision g: escaped scheme", "https%3A%2F%2Fevil.com%2Fa%3Fb", "https://evil.com/a?b", nil},
+	// Any hierarchical scheme.
+	{"decision g: escaped scheme", "ftp%3A//a.com/f", "ftp://a.com/f", nil},
+	// The unescaped input's port must be a port.
+	{"decision g: escaped scheme", "http%3A%2F%2Fexample.org%3A99999/", "", ErrInvalidPort},
+	// The port as first read belongs to a reading the decision replaces.
+	{"decision g: escaped scheme", "http%3A%2F%2Fexample.org%2F:x/", "http://example.org/:x/", nil},
+	// The fragment was removed before unescaping: an escaped '#' is a byte.
+	{"decision g: escaped scheme", "ht%74p://evil.com/a%23b", "http://evil.com/a%23b", nil},
+	// Escaped slashes after the scheme: the host as read, "//evil.com", is no host.
+	{"decision g: host is no host", "http:%2F%2Fevil.com/", "http://evil.com/", nil},
+	// A host as read that unescapes to a scheme and authority.
+	{"decision g: host is no host", "http://http%3A%2F%2Fevil.com/", "http://http/evil.com/", nil},
+	// A host with a space once unescaped is no host: Google's reading wins.
+	{"decision g: host is no host", "http://a%2Fb@c%20d.com/", "http://a/b@c%20d.com/", nil},
+	// Decision b stays for a URL a browser can open.
+	{"decision g: valid host", "http://good.com%2F@evil.com/", "http://evil.com/", nil},
+	// Escaped delimiters in the userinfo, with a valid host.
+	{"decision g: valid host", "http://a%3A%2F%2Fgood.com@evil.com/x", "http://evil.com/x", nil},
+	// An escaped scheme in the path is not read.
+	{"decision g: valid host", "http://evil.com/ht%74p://x", "http://evil.com/http:/x", nil},
+	// Escapes in a valid host, read as before.
+	{"decision g: valid host", "http://ev%69l.com/", "http://evil.com/", nil},
+	// No scheme, and the unescaped input has none: read as before.
+	{"decision g: no scheme once unescaped", "a.com%2Fb/c", "http://a.com/b/c", nil},
+	// "javascript:" once unescaped has no "//": read as before.
+	{"decision g: no scheme once unescaped", "javascript%3Aalert(1)", "http://javascript/", nil},
+}
+
 // allCanonTests returns every table, in order.
 func allCanonTests() []canonTest {
 	var all []canonTest
-	for _, t := range [][]canonTest{officialTests, specTests, stepTests, decisionTests} {
+	for _, t := range [][]canonTest{officialTests, specTests, stepTests, decisionTests, portTests, schemeRelativeTests, escapedSchemeTests} {
 		all = append(all, t...)
 	}
 	return all
@@ -398,6 +510,10 @@ func TestErrorMessages(t *testing.T) {
 		{"http:///path", `safebrowse: URL has no host in "http:///path"`},
 		// Bad brackets.
 		{"http://[::g]/", `safebrowse: invalid host in "http://[::g]/": brackets hold no IPv6 address`},
+		// A port that is not a port, named.
+		{"http://example.org:99999/", `safebrowse: invalid port in "http://example.org:99999/": "99999" is not a port`},
+		// A long input is quoted up to its first 100 bytes.
+		{"javascript:" + strings.Repeat("x", 200), `safebrowse: unsupported scheme in "javascript:` + strings.Repeat("x", 89) + `": "javascript" is not hierarchical`},
 		// Too long: the input is cut to its first 64 bytes.
 		{"http://a.com/" + strings.Repeat("x", maxURLLen), `safebrowse: URL too long in "http://a.com/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx": first 64 bytes of 2097165, over the bound of 2097152`},
 	}
@@ -452,6 +568,9 @@ func TestAppendCanonical(t *testing.T) {
 // on ASCII input when dst has room, for every ASCII row and corpus URL.
 // Escaped non-ASCII (an escaped IDN) may allocate.
 func TestAppendCanonicalNoAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("-race instruments allocations; run without -race")
+	}
 	ins := corpus(t)
 	for _, tt := range allCanonTests() {
 		if tt.wantErr == nil {
@@ -460,7 +579,7 @@ func TestAppendCanonicalNoAllocs(t *testing.T) {
 	}
 	dst := make([]byte, 0, 4096)
 	for _, in := range ins {
-		if !isASCII(appendUnescaped(nil, in)) {
+		if !host.IsASCII(string(appendUnescaped(nil, in))) {
 			continue
 		}
 		if n := testing.AllocsPerRun(100, func() { AppendCanonical(dst, in) }); n != 0 {
@@ -601,16 +720,6 @@ func FuzzAnyEscape(f *testing.F) {
 			t.Fatalf("anyEscape(%q) = %v; want %v", b, got, want)
 		}
 	})
-}
-
-// isASCII reports whether every byte of b is below 0x80.
-func isASCII(b []byte) bool {
-	for _, c := range b {
-		if c >= 0x80 {
-			return false
-		}
-	}
-	return true
 }
 
 // FuzzCleanPath checks the eight-byte path test against a byte loop.

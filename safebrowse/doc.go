@@ -1,8 +1,15 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 // Package safebrowse implements the URL rules of the Google Safe Browsing v5
 // API: canonicalisation, host-suffix/path-prefix expressions, and their
 // SHA-256 hashes. See https://developers.google.com/safe-browsing/reference/URLs.and.Hashing
-// (shared/spec/safe-browsing-urls-and-hashing.tr.txt), except where the
-// decisions below depart from it or fill a silence.
+// (and, for the hash lists and lookups, the v5 reference at
+// https://developers.google.com/safe-browsing/reference), except where the
+// decisions below depart from it or fill a silence. Where the spec defers to
+// the browser, the rules are those of the WHATWG URL standard,
+// https://url.spec.whatwg.org/.
 //
 // # Canonicalisation
 //
@@ -15,7 +22,10 @@
 //     (spec step 1; "%09", "%0D" and "%0A" stay).
 //  2. Cut the fragment at the first '#' (spec step 2).
 //  3. Read the scheme and the authority as a browser does (decisions a to
-//     c): the userinfo and the port are dropped here, before unescaping.
+//     c): the userinfo and the port are dropped here, before unescaping,
+//     and a port must be a port. If the scheme is escaped, or the host as
+//     read is no valid host, decision g may read the input again, once
+//     unescaped.
 //  4. Unescape the rest repeatedly until no escape remains (spec step 3), in
 //     linear time, then extract the host again from the result: an
 //     unescaped '/', '\' or '?' ends it, and an unescaped userinfo or port
@@ -32,8 +42,9 @@
 //     final "/." or "/.." is resolved too (path step 1); then collapse runs of
 //     slashes (path step 2). The path is "/" when empty.
 //  7. Escape every byte <= 0x20, >= 0x7F, '#' and '%' as "%XX" with uppercase
-//     hex. (The Turkish text says "< 32, > 127"; the English original says
-//     "<= ASCII 32, >= 127", and the space and DEL are escaped.)
+//     hex. The spec's words are: escape every character "<= ASCII 32,
+//     >= 127, "#", or "%"", so the space (32) and DEL (127) are escaped
+//     too.
 //
 // Decisions, where the spec is silent:
 //
@@ -43,16 +54,26 @@
 //	   may follow the colon, as in a browser, so "http:a.com" is
 //	   "http://a.com/"), or if "//" follows the colon (any hierarchical
 //	   scheme). "host:8080/path" (digits after the colon) is a host and port
-//	   with no scheme. Any other scheme is non-hierarchical, such as
-//	   "mailto:", "javascript:" or "data:", and an error ([ErrScheme]).
+//	   with no scheme. So is a scheme-relative input, two '/' or '\' and
+//	   a host: "//example.net:8080/x" is "http://example.net/x" (a third
+//	   slash leaves no host, as in "http:///path"). Any other scheme is
+//	   non-hierarchical, such as "mailto:", "javascript:" or "data:", and an
+//	   error ([ErrScheme]).
 //	b. The authority, as in a browser (the WHATWG URL standard's special
 //	   schemes). It ends at the first '/', '\' or '?': so
 //	   "http://evil.com\@good.com/" has host evil.com, not good.com. The
 //	   userinfo, up to the last '@', is removed, and so is the port, from the
-//	   first ':' outside brackets, whatever it holds. Reading the authority
-//	   before unescaping means an escaped '/' in a userinfo cannot hide the
-//	   host: "http://good.com%2F@evil.com/" is evil.com, the host a browser
-//	   visits, where unescaping the whole URL first would give good.com.
+//	   first ':' outside brackets (unclosed brackets hold the rest of the
+//	   authority). A port must be empty (no port) or one or more ASCII
+//	   digits, leading zeros allowed, of value at most 65535, as the WHATWG
+//	   port state requires: "http://example.org:99999/", ":8x", ":-1" and
+//	   ":1:2" fail the parse in a browser, and here too ([ErrInvalidPort]).
+//	   The port is read before unescaping, so ":%38%30" is no port. Reading
+//	   the authority before unescaping means an escaped '/' in a userinfo
+//	   cannot hide the host: "http://good.com%2F@evil.com/" is evil.com, the
+//	   host a browser visits, where unescaping the whole URL first would give
+//	   good.com. A port that step 4's unescaping reveals is dropped, whatever
+//	   it holds: no browser reads it.
 //	c. No host is an error ([ErrNoHost]): "http:///path", "/path", "?q",
 //	   "#f", "http://user@/", or a host of dots only. An empty input is
 //	   [ErrEmpty]. A bracketed host that is not an IPv6 address, as a browser
@@ -78,11 +99,33 @@
 //	   would reject it: its bytes are kept and escaped ("http://\x01\x80.com/"
 //	   is "http://%01%80.com/", from the official list). An ASCII host is not
 //	   passed through IDNA, so its "xn--" labels are not checked.
+//	g. Escaped scheme or authority. Phishing mail hides a link from filters
+//	   as "ht%74p://evil.com/", "%68ttp://evil.com/" or
+//	   "http%3A%2F%2Fevil.com/", which a browser cannot open and which
+//	   Google's reference canonicaliser, which unescapes the whole URL
+//	   before it parses it, reads as "http://evil.com/". So the input is
+//	   first read as above (decisions a and b); then, if its scheme is
+//	   escaped (none is read, but the unescaped input begins with one), or
+//	   its host as read, once unescaped, is no valid host (it holds a
+//	   forbidden domain code point of the WHATWG URL standard, such as ':',
+//	   '/', '@' or a space, or brackets around no IPv6 address), and the
+//	   input after steps 1 and 2, unescaped repeatedly, begins with a scheme
+//	   followed by "://", that unescaped input is canonicalised instead (once:
+//	   a '#' in it is a byte, not a fragment, and its port must be a port).
+//	   "http%3A%2F%2Fexample.org:80/a" is "http://example.org/a". Decision b
+//	   stays for every URL a browser can open, whose scheme is written out
+//	   and whose host is valid: "http://good.com%2F@evil.com/" is still
+//	   evil.com.
 //
 // [AppendCanonical] makes no allocation when dst has room and the URL is
-// ASCII, once unescaped; only an internationalised host allocates, in
-// golang.org/x/net/idna. Each step is linear in the input, including the
-// repeated unescaping of "%25252525...".
+// ASCII, once unescaped, or its host's labels are lowercase letters of
+// Latin-1, Greek, Cyrillic, kana, Hangul or CJK, which are encoded to
+// punycode directly (UTS #46 leaves them as they are and checks nothing
+// that can fail); any other internationalised host allocates, in
+// golang.org/x/net/idna. (Removing tabs, CR and LF, and decision g, work in
+// dst's spare capacity.) Each step is linear in the input, including the
+// repeated unescaping of "%25252525...", and decision g reads the input
+// again at most once.
 //
 // # Expressions and hashes
 //

@@ -1,3 +1,7 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package safebrowse
 
 import (
@@ -20,6 +24,10 @@ var (
 	ErrTooLong = errors.New("safebrowse: URL too long")
 	// ErrInvalidHost reports a host in brackets that is not an IPv6 address.
 	ErrInvalidHost = errors.New("safebrowse: invalid host")
+	// ErrInvalidPort reports a port that is neither empty nor one or more
+	// ASCII digits of value at most 65535, which a browser rejects:
+	// "http://example.org:99999/", "http://example.org:8x/".
+	ErrInvalidPort = errors.New("safebrowse: invalid port")
 	// ErrInvalidURL reports any other malformed URL.
 	ErrInvalidURL = errors.New("safebrowse: invalid URL")
 	// ErrListName reports a hash list name without a "-4b", "-8b", "-16b"
@@ -27,8 +35,15 @@ var (
 	ErrListName = errors.New("safebrowse: invalid hash list name")
 )
 
+// maxQuoted is how much of the input an error message quotes.
+const maxQuoted = 100
+
 // newError returns an error wrapping the sentinel err for input, with an
-// optional detail; its message quotes the input (internal/inputerr).
+// optional detail; its message quotes the input, cut to its first 100
+// bytes (internal/inputerr).
 func newError(err error, input, detail string) error {
+	if len(input) > maxQuoted {
+		input = input[:maxQuoted]
+	}
 	return inputerr.New(err, input, detail)
 }

@@ -1,3 +1,7 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package safebrowse_test
 
 import (
@@ -14,6 +18,9 @@ func ExampleCanonicalize() {
 		"http://[::ffff:1.2.3.4]:8080/",
 		"http://evil.com\\@good.com/",
 		"http://bücher.de/a b?q//r",
+		"//example.net:8080/x",
+		"ht%74p://evil.com/login",
+		"http://example.org:99999/",
 		"mailto:someone@example.com",
 		"http:///path",
 	} {
@@ -31,6 +38,9 @@ func ExampleCanonicalize() {
 	// http://1.2.3.4/
 	// http://evil.com/@good.com/
 	// http://xn--bcher-kva.de/a%20b?q//r
+	// http://example.net/x
+	// http://evil.com/login
+	// safebrowse: invalid port in "http://example.org:99999/": "99999" is not a port
 	// safebrowse: unsupported scheme in "mailto:someone@example.com": "mailto" is not hierarchical
 	// safebrowse: URL has no host in "http:///path"
 }

@@ -1,9 +1,16 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package safebrowse
 
 import (
+	"net/netip"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/urlspec/urlspec/internal/host"
 	"github.com/urlspec/urlspec/internal/wpt"
 )
 
@@ -28,6 +35,14 @@ var fuzzSeeds = []string{
 	"http://..//..//",
 	// Invalid UTF-8 in the host.
 	"http://\xc3\x28.com/",
+	// An escaped scheme, with a port (decision g).
+	"ht%74p://a.com:8080/x",
+	// An escaped scheme, authority and port.
+	"http%3A%2F%2Fa.com%3A8x/",
+	// A valid host after an escaped '/' in the userinfo (decision b stays).
+	"http://a.com%2F@b.com/",
+	// Scheme-relative, with a bad port.
+	"//a.com:65536/",
 }
 
 // fuzzCorpus adds every seed to f: the fuzz seeds, the table rows, the
@@ -127,4 +142,123 @@ func wptCases(tb testing.TB) []wptCase {
 		tb.Fatal(err)
 	}
 	return cases
+}
+
+// schemePrefix matches a scheme and its colon at the start of a URL.
+var schemePrefix = regexp.MustCompile(`(?s)^[A-Za-z][A-Za-z0-9+.\-]*:`)
+
+// FuzzEscapedScheme checks the property of decision g: it never changes the
+// result for an input whose scheme is not escaped and whose host, as read,
+// is a valid host. Both conditions are judged here independently of the
+// fast code: the scheme is escaped when the unescaped input begins with a
+// scheme that the input does not spell out; the host as read (by the slow
+// oracle's reading) is valid when, percent-decoded once as a browser
+// decodes it, it is an IPv6 address in brackets, or a non-empty name that
+// passes UTS #46 and holds no forbidden domain code point.
+func FuzzEscapedScheme(f *testing.F) {
+	fuzzCorpus(f)
+	f.Fuzz(func(t *testing.T, in string) { checkDecisionG(t, in) })
+}
+
+// checkDecisionG checks FuzzEscapedScheme's property on in, and reports
+// whether in met its conditions.
+func checkDecisionG(t *testing.T, in string) bool {
+	t.Helper()
+	s, ok := stepsOneTwoSlow(in)
+	if !ok {
+		return false
+	}
+	u := unescapeSlow(s)
+	if sc := schemePrefix.FindString(u); sc != "" && !strings.HasPrefix(s, sc) {
+		return false // the scheme is escaped
+	}
+	host, ok := hostAsReadSlow(s)
+	if !ok || !browserHost(host) {
+		return false
+	}
+	got, err := Canonicalize(in)
+	b, _, werr := appendCanonicalMode(nil, in, readNoReparse)
+	if got != string(b) || sentinelOf(err) != sentinelOf(werr) {
+		t.Fatalf("Canonicalize(%q) = %q, %v; without decision g %q, %v (host as read %q)", in, got, err, b, werr, host)
+	}
+	return true
+}
+
+// TestDecisionGConditions checks that FuzzEscapedScheme's conditions hold
+// for the rows on the browser's side of decision g's line, and fail for the
+// rows where the decision applies, so that the property is not empty.
+func TestDecisionGConditions(t *testing.T) {
+	for _, tt := range escapedSchemeTests {
+		t.Run(tt.rule+"/"+tt.in, func(t *testing.T) {
+			want := tt.rule == "decision g: valid host"
+			if got := checkDecisionG(t, tt.in); got != want {
+				t.Errorf("conditions of the property hold: %v; want %v", got, want)
+			}
+		})
+	}
+}
+
+// stepsOneTwoSlow trims in, removes tab, CR and LF, and cuts the fragment.
+func stepsOneTwoSlow(in string) (string, bool) {
+	if len(in) > maxURLLen {
+		return "", false
+	}
+	s := trimSpace(in)
+	s = strings.NewReplacer("\t", "", "\r", "", "\n", "").Replace(s)
+	s, _, _ = strings.Cut(s, "#")
+	return s, s != ""
+}
+
+// hostAsReadSlow returns the host of s as the slow oracle reads it,
+// before unescaping, or false if s has a non-hierarchical scheme.
+func hostAsReadSlow(s string) (string, bool) {
+	rest := s
+	if len(s) >= 2 && strings.ContainsRune(`/\`, rune(s[0])) && strings.ContainsRune(`/\`, rune(s[1])) {
+		rest = s[2:]
+	} else if m := slowScheme.FindStringSubmatch(s); m != nil {
+		sc := strings.ToLower(m[1])
+		switch {
+		case sc == "http" || sc == "https" || sc == "ftp" || sc == "ws" || sc == "wss":
+			rest = m[2]
+			for range 2 {
+				if strings.HasPrefix(rest, "/") || strings.HasPrefix(rest, `\`) {
+					rest = rest[1:]
+				}
+			}
+		case strings.HasPrefix(m[2], "//"):
+			rest = m[2][2:]
+		case slowPort.MatchString(m[2]):
+		default:
+			return "", false
+		}
+	}
+	if i := strings.IndexAny(rest, `/\?`); i >= 0 {
+		rest = rest[:i]
+	}
+	host, _ := slowHostOfAuthority(rest)
+	return host, true
+}
+
+// browserHost reports whether a browser accepts the host h as read: h,
+// percent-decoded once, is an IPv6 address in brackets, or a non-empty name
+// that passes UTS #46 and holds no forbidden domain code point (WHATWG URL
+// standard, host parsing).
+func browserHost(h string) bool {
+	d := slowEscape.ReplaceAllStringFunc(h, func(e string) string {
+		return string([]byte{unhex(e[1])<<4 | unhex(e[2])})
+	})
+	if strings.HasPrefix(d, "[") {
+		a, err := netip.ParseAddr(strings.TrimSuffix(d[1:], "]"))
+		return strings.HasSuffix(d, "]") && err == nil && a.Is6() && a.Zone() == ""
+	}
+	a, err := host.Profile.ToASCII(d)
+	if err != nil || a == "" {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		if c := a[i]; c <= 0x20 || c >= 0x7f || strings.IndexByte("#%/:<>?@[\\]^|", c) >= 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -136,7 +136,7 @@ func TestListPrefixLen(t *testing.T) {
 		want    PrefixLen
 		wantErr error
 	}{
-		// Chromium's lists (issue 6), each by its suffix.
+		// Chromium's lists, each by its suffix.
 		{"mw-4b", Prefix4, nil},
 		{"se-4b", Prefix4, nil},
 		{"uws-4b", Prefix4, nil},
@@ -256,11 +256,15 @@ func TestHashesLinear(t *testing.T) {
 		return time.Since(start)
 	}
 	measure(1000) // warm up
-	small, large := measure(20000), measure(200000)
-	// 10x the input may cost 10x the time; allow noise, not n².
-	if large > 40*small+20*time.Millisecond {
-		t.Errorf("10x input took %v vs %v: not linear", large, small)
+	// 10x the input may cost 10x the time; allow noise, not n². The
+	// machine may be busy: a measure is retried up to five times.
+	var small, large time.Duration
+	for range 5 {
+		if small, large = measure(20000), measure(200000); large <= 40*small+20*time.Millisecond {
+			return
+		}
 	}
+	t.Errorf("10x input took %v vs %v: not linear", large, small)
 }
 
 // wptInputs returns the inputs of the browsers' URL suite

@@ -1,26 +1,15 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package safebrowse
 
 import (
 	"net/netip"
-	"strconv"
-	"strings"
 	"unicode/utf8"
 
-	"golang.org/x/net/idna"
-)
-
-// idnaProfile converts an internationalised host to ASCII as a browser
-// does: the WHATWG URL standard's "domain to ASCII", which is UTS #46
-// ToASCII with CheckBidi and CheckJoiners, non-transitional, without
-// UseSTD3ASCIIRules, CheckHyphens or VerifyDnsLength.
-var idnaProfile = idna.New(
-	idna.MapForLookup(),
-	idna.Transitional(false),
-	idna.StrictDomainName(false),
-	idna.CheckHyphens(false),
-	idna.CheckJoiners(true),
-	idna.BidiRule(),
-	idna.VerifyDNSLength(false),
+	"github.com/urlspec/urlspec/internal/host"
+	"github.com/urlspec/urlspec/internal/punycode"
 )
 
 // canonHost canonicalises, in place, the unescaped host dst[start:end] by
@@ -33,7 +22,8 @@ var idnaProfile = idna.New(
 //   - step 5, brought forward: lowercase ASCII letters (IPv4 and IPv6
 //     parsing ignore case, so the order does not matter);
 //   - a host with a byte >= 0x80 goes through UTS #46 (see [idnaHost]), and
-//     steps 1 and 2 run again on its result;
+//     steps 1 and 2 run again on its result; a host of common letters is
+//     encoded directly, with the same result (see [appendSimpleIDN]);
 //   - step 4: a host in brackets must be an IPv6 address (see [appendIPv6]);
 //   - step 3: a host that parses as IPv4 is written in dotted decimal (see
 //     [parseIPv4]).
@@ -47,7 +37,14 @@ func canonHost(dst []byte, start, end int) ([]byte, int, bool, error) {
 	}
 
 	if kind&nonASCII != 0 {
-		if a, ok := idnaHost(h); ok {
+		var ace [maxSimpleIDN]byte
+		if a, ok := appendSimpleIDN(ace[:0], h); ok {
+			// Common letters only: punycode, and no trimming is needed.
+			dst = splice(dst, start, end, a)
+			end = start + len(a)
+			h = dst[start:end]
+			kind = notIPv4 // an "xn--" label
+		} else if a, ok := idnaHost(h); ok {
 			dst = splice(dst, start, end, []byte(a))
 			end = start + len(a)
 			n, kind = trimDots(dst[start:end], false)
@@ -60,7 +57,6 @@ func canonHost(dst []byte, start, end int) ([]byte, int, bool, error) {
 		}
 	}
 
-	var buf [64]byte
 	if h[0] == '[' {
 		if h[len(h)-1] != ']' {
 			return dst, end, false, ErrInvalidHost
@@ -69,6 +65,7 @@ func canonHost(dst []byte, start, end int) ([]byte, int, bool, error) {
 		if !ok {
 			return dst, end, false, ErrInvalidHost
 		}
+		var buf [64]byte
 		b := appendIPv6(buf[:0], a)
 		dst = splice(dst, start, end, b)
 		return dst, start + len(b), true, nil
@@ -77,6 +74,7 @@ func canonHost(dst []byte, start, end int) ([]byte, int, bool, error) {
 		return dst, end, false, nil
 	}
 	if a, ok := parseIPv4(h); ok {
+		var buf [16]byte
 		b := appendIPv4(buf[:0], a)
 		dst = splice(dst, start, end, b)
 		return dst, start + len(b), true, nil
@@ -89,6 +87,18 @@ func canonHost(dst []byte, start, end int) ([]byte, int, bool, error) {
 // lowercases ASCII letters when lowerCase is set (step 5), and returns the
 // new length and the kinds of byte seen.
 func trimDots(h []byte, lowerCase bool) (int, hostKind) {
+	// Most hosts are already in form: no dot at either end, no run of
+	// dots, no upper case. Test that first, without writing or branching
+	// on each byte.
+	var all, prev hostKind
+	for _, c := range h {
+		k := hostKinds[c]
+		all |= k | prev&k&dot<<1 // dotRun
+		prev = k
+	}
+	if len(h) > 0 && h[0] != '.' && h[len(h)-1] != '.' && all&(dotRun|upperCase) == 0 {
+		return len(h), all & (nonASCII | notIPv4)
+	}
 	n := 0
 	var kind hostKind
 	for _, c := range h {
@@ -96,7 +106,7 @@ func trimDots(h []byte, lowerCase bool) (int, hostKind) {
 			continue
 		}
 		if lowerCase {
-			c = lower(c)
+			c = host.Lower(c)
 		}
 		kind |= hostKinds[c]
 		h[n] = c
@@ -105,15 +115,18 @@ func trimDots(h []byte, lowerCase bool) (int, hostKind) {
 	if n > 0 && h[n-1] == '.' {
 		n--
 	}
-	return n, kind
+	return n, kind & (nonASCII | notIPv4)
 }
 
 // A hostKind is a set of kinds of host byte.
 type hostKind uint8
 
 const (
-	nonASCII hostKind = 1 << iota // a byte >= 0x80
-	notIPv4                       // a byte that no IPv4 address holds
+	nonASCII  hostKind = 1 << iota // a byte >= 0x80
+	notIPv4                        // a byte that no IPv4 address holds
+	upperCase                      // an ASCII upper-case letter
+	dot                            // '.'
+	dotRun                         // '.' after '.' (set by trimDots, never in hostKinds)
 )
 
 // hostKinds[c] is the kind of the host byte c.
@@ -125,31 +138,150 @@ var hostKinds = func() (t [256]hostKind) {
 		if !isHex(byte(c)) && c != '.' && c != 'x' && c != 'X' {
 			t[c] |= notIPv4
 		}
+		if 'A' <= c && c <= 'Z' {
+			t[c] |= upperCase
+		}
+		if c == '.' {
+			t[c] |= dot
+		}
 	}
 	return t
 }()
 
 // idnaHost converts the host h, which holds a byte >= 0x80, to ASCII with
-// [idnaProfile], as a browser does, and reports whether it could. It cannot
-// when h is not valid UTF-8, fails UTS #46, or maps to a forbidden domain
-// code point of the WHATWG URL standard (a C0 control, space, '#', '%', '/',
-// ':', '<', '>', '?', '@', '[', '\\', ']', '^', '|' or DEL), as U+FF0F
-// FULLWIDTH SOLIDUS maps to '/': a browser rejects such a host. The caller
-// then keeps (and escapes) the bytes of h.
+// the WHATWG URL standard's "domain to ASCII" ([host.Profile]: UTS #46
+// ToASCII, non-transitional, with CheckBidi and CheckJoiners, without
+// UseSTD3ASCIIRules, CheckHyphens or VerifyDnsLength), as a browser does,
+// and reports whether it could. It cannot when h is not valid UTF-8, fails
+// UTS #46, or maps to a forbidden domain code point of the WHATWG URL
+// standard ([host.Forbidden]), as U+FF0F FULLWIDTH SOLIDUS maps to '/': a
+// browser rejects such a host. The caller then keeps (and escapes) the
+// bytes of h.
 func idnaHost(h []byte) (string, bool) {
 	if !utf8.Valid(h) {
 		return "", false
 	}
-	a, err := idnaProfile.ToASCII(string(h))
+	a, err := host.Profile.ToASCII(string(h))
 	if err != nil {
 		return "", false
 	}
 	for i := 0; i < len(a); i++ {
-		if c := a[i]; c <= ' ' || c >= 0x7F || strings.IndexByte(`#%/:<>?@[\]^|`, c) >= 0 {
+		if c := a[i]; c >= 0x80 || host.Forbidden(c) {
 			return "", false
 		}
 	}
 	return a, true
+}
+
+// maxSimpleIDN bounds the ASCII form that appendSimpleIDN writes on the
+// stack; a longer host goes through [idnaHost].
+const maxSimpleIDN = 256
+
+// appendSimpleIDN appends to dst the result of UTS #46 ToASCII under
+// [host.Profile] for the host h, which holds a byte >= 0x80, when every
+// label of h is either lowercase ASCII letters, digits and '-' (not
+// beginning "xn--") or a run of code points that [simpleIDNRune] accepts,
+// and reports whether it did. Such code points are valid under UTS #46 and
+// unchanged by its mapping, none is a combining mark, a joiner or of a
+// right-to-left script, and no two of them compose under NFC: so ToASCII
+// checks nothing that can fail, and only encodes each label with a byte
+// >= 0x80 as "xn--" and its Punycode (RFC 3492). Any other host is left to
+// x/net/idna. TestSimpleIDN checks each accepted code point against it.
+func appendSimpleIDN(dst, h []byte) ([]byte, bool) {
+	orig := len(dst)
+	for len(h) > 0 {
+		label := h
+		if i := bytesIndexDot(h); i >= 0 {
+			label, h = h[:i], h[i+1:]
+		} else {
+			h = nil
+		}
+		ascii := true
+		for i := 0; i < len(label); {
+			c := label[i]
+			if c < utf8.RuneSelf {
+				if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
+					return dst[:orig], false
+				}
+				i++
+				continue
+			}
+			r, size := utf8.DecodeRune(label[i:])
+			if !simpleIDNRune(r) {
+				return dst[:orig], false
+			}
+			ascii = false
+			i += size
+		}
+		if len(dst) > orig {
+			dst = append(dst, '.')
+		}
+		if ascii {
+			if len(label) >= 4 && string(label[:4]) == "xn--" {
+				return dst[:orig], false // x/net checks its Punycode
+			}
+			dst = append(dst, label...)
+			continue
+		}
+		if cap(dst)-len(dst) < len("xn--")+2*len(label)+1 {
+			return dst[:orig], false // keep to the caller's buffer
+		}
+		dst = append(dst, "xn--"...)
+		var err error
+		if dst, err = punycode.AppendEncode(dst, string(label)); err != nil {
+			return dst[:orig], false
+		}
+	}
+	return dst, len(dst) > orig
+}
+
+// bytesIndexDot returns the index of the first '.' in b, or -1.
+func bytesIndexDot(b []byte) int {
+	for i, c := range b {
+		if c == '.' {
+			return i
+		}
+	}
+	return -1
+}
+
+// simpleIDNRune reports whether r is one of the letters of common scripts
+// that [appendSimpleIDN] encodes itself: Latin-1 lowercase letters (ß to ÿ,
+// but not ÷), Greek lowercase letters with and without tonos (ά to ώ),
+// Cyrillic lowercase letters (а to џ), Hiragana (ぁ to ゖ), Katakana (ァ to
+// ヺ), Hangul syllables (가 to 힣) and the CJK unified ideographs of Unicode
+// 1.1 (一 to 龥). Each is valid under UTS #46, maps to itself, and is a
+// starter of bidi class L.
+func simpleIDNRune(r rune) bool {
+	switch {
+	case r < 0xDF:
+		return false
+	case r <= 0xFF:
+		return r != 0xF7
+	case r < 0x3AC:
+		return false
+	case r <= 0x3CE:
+		return true
+	case r < 0x430:
+		return false
+	case r <= 0x45F:
+		return true
+	case r < 0x3041:
+		return false
+	case r <= 0x3096:
+		return true
+	case r < 0x30A1:
+		return false
+	case r <= 0x30FA:
+		return true
+	case r < 0x4E00:
+		return false
+	case r <= 0x9FA5:
+		return true
+	case r < 0xAC00:
+		return false
+	}
+	return r <= 0xD7A3
 }
 
 // parseIPv4 parses h as an IPv4 address as the WHATWG URL standard's IPv4
@@ -240,7 +372,14 @@ func appendIPv4(b []byte, a [4]byte) []byte {
 		if i > 0 {
 			b = append(b, '.')
 		}
-		b = strconv.AppendUint(b, uint64(x), 10)
+		switch {
+		case x >= 100:
+			b = append(b, '0'+x/100, '0'+x/10%10, '0'+x%10)
+		case x >= 10:
+			b = append(b, '0'+x/10, '0'+x%10)
+		default:
+			b = append(b, '0'+x)
+		}
 	}
 	return b
 }

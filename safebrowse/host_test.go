@@ -1,9 +1,15 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package safebrowse
 
 import (
 	"net/netip"
 	"strings"
 	"testing"
+
+	"github.com/urlspec/urlspec/internal/host"
 )
 
 func TestParseIPv4(t *testing.T) {
@@ -202,4 +208,128 @@ func TestTrimDots(t *testing.T) {
 			}
 		})
 	}
+}
+
+// simpleIDNRanges are the ranges of code points simpleIDNRune accepts.
+var simpleIDNRanges = [][2]rune{
+	{0xDF, 0xF6}, {0xF8, 0xFF}, {0x3AC, 0x3CE}, {0x430, 0x45F},
+	{0x3041, 0x3096}, {0x30A1, 0x30FA}, {0x4E00, 0x9FA5}, {0xAC00, 0xD7A3},
+}
+
+// TestSimpleIDN checks appendSimpleIDN against x/net/idna (host.Profile):
+// every code point it accepts, alone and in labels beside ASCII ones, and
+// the code points just outside its ranges.
+func TestSimpleIDN(t *testing.T) {
+	check := func(h string, wantOK bool) {
+		t.Helper()
+		var buf [maxSimpleIDN]byte
+		got, ok := appendSimpleIDN(buf[:0], []byte(h))
+		if ok != wantOK {
+			t.Fatalf("appendSimpleIDN(%q) ok = %v; want %v", h, ok, wantOK)
+		}
+		if !ok {
+			return
+		}
+		want, err := host.Profile.ToASCII(h)
+		if err != nil || string(got) != want {
+			t.Fatalf("appendSimpleIDN(%q) = %q; x/net/idna gives %q, %v", h, got, want, err)
+		}
+	}
+	for _, rg := range simpleIDNRanges {
+		for r := rg[0]; r <= rg[1]; r++ {
+			if !simpleIDNRune(r) {
+				t.Fatalf("simpleIDNRune(%U) = false", r)
+			}
+			check(string(r), true)
+		}
+		// Just outside the range.
+		for _, r := range []rune{rg[0] - 1, rg[1] + 1} {
+			if simpleIDNRune(r) {
+				t.Errorf("simpleIDNRune(%U) = true", r)
+			}
+		}
+	}
+	for _, tt := range []struct {
+		in     string
+		wantOK bool
+	}{
+		// The corpus's IDN labels, with ASCII labels around them.
+		{"bücher.de", true},
+		{"login.münchen.co.uk", true},
+		{"пример.com.au", true},
+		{"例え.jp", true},
+		{"faß.de", true},
+		{"news.español.org", true},
+		{"δοκιμή.io", true},
+		{"日本語.com", true},
+		{"한국어.net", true},
+		{"ñandú.fr", true},
+		// Mixed scripts in one label, and digits and hyphens.
+		{"a-1ü.b2-日本", true},
+		// Upper case is mapped by UTS #46: left to x/net.
+		{"BÜCHER.de", false},
+		{"bÜcher.de", false},
+		// An "xn--" label is checked by x/net.
+		{"xn--bcher-kva.bücher.de", false},
+		// Right-to-left scripts make a Bidi domain name: left to x/net.
+		{"مثال.com", false},
+		// A combining mark: NFC is x/net's business.
+		{"bu\u0308cher.de", false},
+		// A joiner.
+		{"a\u200db.de", false},
+		// Full-width letters and dots are mapped.
+		{"ｅｘ．ü", false},
+		// An ASCII byte outside letters, digits and '-'.
+		{"a_ü.de", false},
+		// Invalid UTF-8.
+		{"\xc3\x28.de", false},
+	} {
+		check(tt.in, tt.wantOK)
+	}
+}
+
+// TestSimpleIDNAllocs checks that canonicalising a host of common letters
+// allocates nothing.
+func TestSimpleIDNAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("-race instruments allocations; run without -race")
+	}
+	dst := make([]byte, 0, 1024)
+	for _, in := range []string{"http://bücher.example.com/a", "https://login.пример.co.uk/", "http://日本語.jp/?q", "http://b%C3%BCcher.de/"} {
+		if n := testing.AllocsPerRun(100, func() { AppendCanonical(dst, in) }); n != 0 {
+			t.Errorf("AppendCanonical(dst, %q): %v allocs; want 0", in, n)
+		}
+	}
+}
+
+// FuzzTrimDots checks trimDots, whose fast test skips the rewriting loop,
+// against host steps 1, 2 and 5 done with the strings package.
+func FuzzTrimDots(f *testing.F) {
+	for _, s := range []string{"a.b.com", ".a..b.", "WWW.Example.COM", "", ".", "1.2.3.4", "bü.de", "a..", "0X1.0xA"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, lowerCase := range []bool{true, false} {
+			want := strings.Trim(s, ".")
+			for strings.Contains(want, "..") {
+				want = strings.ReplaceAll(want, "..", ".")
+			}
+			if lowerCase {
+				b := []byte(want)
+				for i, c := range b {
+					b[i] = host.Lower(c)
+				}
+				want = string(b)
+			}
+			var wantKind hostKind
+			for i := 0; i < len(want); i++ {
+				wantKind |= hostKinds[want[i]] & (nonASCII | notIPv4)
+			}
+			h := []byte(s)
+			n, kind := trimDots(h, lowerCase)
+			if string(h[:n]) != want || kind != wantKind {
+				t.Fatalf("trimDots(%q, %v) = %q, %b; want %q, %b", s, lowerCase, h[:n], kind, want, wantKind)
+			}
+		}
+	})
 }

@@ -1,3 +1,7 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package safebrowse
 
 import (
@@ -8,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/urlspec/urlspec/internal/host"
 )
 
 // This file holds the slow oracle: canonicalSlow follows the spec's steps
@@ -17,9 +23,11 @@ import (
 // and the package's decisions with the fast code.
 
 var (
-	slowScheme = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.\-]*):(.*)$`)
-	slowEscape = regexp.MustCompile(`%[0-9A-Fa-f]{2}`)
-	slowPort   = regexp.MustCompile(`^[0-9]+([/\\?]|$)`)
+	slowScheme        = regexp.MustCompile(`(?s)^([A-Za-z][A-Za-z0-9+.\-]*):(.*)$`)
+	slowSchemeSlashes = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.\-]*://`)
+	slowEscape        = regexp.MustCompile(`%[0-9A-Fa-f]{2}`)
+	slowPort          = regexp.MustCompile(`^[0-9]+([/\\?]|$)`)
+	slowDigits        = regexp.MustCompile(`^[0-9]+$`)
 )
 
 // canonicalSlow returns the canonical form of rawURL, or an error wrapping
@@ -40,52 +48,67 @@ func canonicalSlow(rawURL string) (string, error) {
 	s = strings.NewReplacer("\t", "", "\r", "", "\n", "").Replace(s)
 	// Step 2: remove the fragment.
 	s, _, _ = strings.Cut(s, "#")
+	return canonicalSlowFrom(s, true)
+}
 
-	// Decision: the scheme, as a browser reads it.
-	scheme, rest := "http", s
-	if m := slowScheme.FindStringSubmatch(s); m != nil {
+// canonicalSlowFrom is canonicalSlow after step 2. When raw is false, s is
+// the unescaped input of decision g, read without applying it again.
+func canonicalSlowFrom(s string, raw bool) (string, error) {
+	if s == "" {
+		return "", ErrNoHost
+	}
+	// Decision a: the scheme, as a browser reads it.
+	scheme, rest, schemeRead := "http", s, false
+	if len(s) >= 2 && strings.ContainsRune(`/\`, rune(s[0])) && strings.ContainsRune(`/\`, rune(s[1])) {
+		// Scheme-relative: a host, with no scheme.
+		rest = s[2:]
+	} else if m := slowScheme.FindStringSubmatch(s); m != nil {
 		sc := strings.ToLower(m[1])
 		switch {
 		case sc == "http" || sc == "https" || sc == "ftp" || sc == "ws" || sc == "wss":
-			scheme, rest = sc, m[2]
+			scheme, rest, schemeRead = sc, m[2], true
 			for range 2 {
 				if strings.HasPrefix(rest, "/") || strings.HasPrefix(rest, `\`) {
 					rest = rest[1:]
 				}
 			}
 		case strings.HasPrefix(m[2], "//"):
-			scheme, rest = sc, m[2][2:]
+			scheme, rest, schemeRead = sc, m[2][2:], true
 		case slowPort.MatchString(m[2]):
 			// A host and port with no scheme.
 		default:
 			return "", ErrScheme
 		}
 	}
-	// Decision: the authority, as a browser reads it.
+	// Decision b: the authority, as a browser reads it.
 	auth, rest := rest, ""
 	if i := strings.IndexAny(auth, `/\?`); i >= 0 {
 		auth, rest = auth[:i], auth[i:]
 	}
-	host := slowHostOfAuthority(auth)
+	host, port := slowHostOfAuthority(auth)
+
+	// Decision g: an escaped scheme, or a host as read that is no host,
+	// and an unescaped input that begins with "scheme://".
+	if raw {
+		if u := unescapeSlow(s); (!schemeRead || !validHostSlow(unescapeSlow(host))) && slowSchemeSlashes.MatchString(u) {
+			return canonicalSlowFrom(u, false)
+		}
+	}
+	// Decision b: a port is empty, or digits of value at most 65535.
+	if port != "" {
+		if n, err := strconv.Atoi(port); !slowDigits.MatchString(port) || err != nil || n > 65535 {
+			return "", ErrInvalidPort
+		}
+	}
 
 	// Step 3: unescape until no escape remains, pass after pass.
-	u := host + rest
-	for {
-		v := slowEscape.ReplaceAllStringFunc(u, func(e string) string {
-			b, _ := strconv.ParseUint(e[1:], 16, 8)
-			return string([]byte{byte(b)})
-		})
-		if v == u {
-			break
-		}
-		u = v
-	}
+	u := unescapeSlow(host + rest)
 	// Extract the host again.
 	host, path := u, ""
 	if i := strings.IndexAny(u, `/\?`); i >= 0 {
 		host, path = u[:i], u[i:]
 	}
-	host = slowHostOfAuthority(host)
+	host, _ = slowHostOfAuthority(host)
 
 	// The host rules.
 	host, ip, err := canonHostSlow(host)
@@ -116,22 +139,50 @@ func canonicalSlow(rawURL string) (string, error) {
 	return out, nil
 }
 
-// slowHostOfAuthority drops the userinfo (up to the last '@') and the port
-// (from the first ':' outside brackets).
-func slowHostOfAuthority(a string) string {
+// unescapeSlow unescapes s until no escape remains, pass after pass.
+func unescapeSlow(s string) string {
+	for {
+		v := slowEscape.ReplaceAllStringFunc(s, func(e string) string {
+			b, _ := strconv.ParseUint(e[1:], 16, 8)
+			return string([]byte{byte(b)})
+		})
+		if v == s {
+			return s
+		}
+		s = v
+	}
+}
+
+// validHostSlow reports whether the unescaped host h is a host a browser
+// could hold: an IPv6 address in brackets, or no forbidden domain code
+// point of the WHATWG URL standard.
+func validHostSlow(h string) bool {
+	if strings.HasPrefix(h, "[") && strings.HasSuffix(h, "]") && len(h) >= 2 {
+		a, err := netip.ParseAddr(h[1 : len(h)-1])
+		return err == nil && a.Is6() && a.Zone() == "" && !strings.Contains(h, "%")
+	}
+	return strings.IndexFunc(h, func(r rune) bool { return r <= 0x20 || r == 0x7f }) < 0 &&
+		!strings.ContainsAny(h, "#%/:<>?@[\\]^|")
+}
+
+// slowHostOfAuthority returns the host of the authority a, dropping the
+// userinfo (up to the last '@'), and the port (after the first ':' outside
+// brackets).
+func slowHostOfAuthority(a string) (host, port string) {
 	if i := strings.LastIndex(a, "@"); i >= 0 {
 		a = a[i+1:]
 	}
 	if strings.HasPrefix(a, "[") {
 		if j := strings.Index(a, "]"); j >= 0 {
 			if k := strings.Index(a[j:], ":"); k >= 0 {
-				return a[:j+k]
+				return a[:j+k], a[j+k+1:]
 			}
-			return a
+			return a, ""
 		}
+		return a, "" // unclosed: the brackets hold the rest
 	}
-	h, _, _ := strings.Cut(a, ":")
-	return h
+	host, port, _ = strings.Cut(a, ":")
+	return host, port
 }
 
 // canonHostSlow applies the host rules to an unescaped host.
@@ -150,7 +201,7 @@ func canonHostSlow(h string) (string, bool, error) {
 	}
 	// IDN, only for a host with a byte >= 0x80 that is valid UTF-8.
 	if strings.IndexFunc(h, func(r rune) bool { return r >= 0x80 }) >= 0 && utf8.ValidString(h) {
-		if a, err := idnaProfile.ToASCII(h); err == nil && !strings.ContainsAny(a, "#%/:<>?@[\\]^|\x7f") &&
+		if a, err := host.Profile.ToASCII(h); err == nil && !strings.ContainsAny(a, "#%/:<>?@[\\]^|\x7f") &&
 			strings.IndexFunc(a, func(r rune) bool { return r <= ' ' || r >= 0x7f }) < 0 {
 			h = trim(a)
 		}
@@ -276,7 +327,7 @@ func escapeSlow(s string) string {
 
 // sentinelOf returns the sentinel error err wraps, or err.
 func sentinelOf(err error) error {
-	for _, s := range []error{ErrEmpty, ErrNoHost, ErrScheme, ErrTooLong, ErrInvalidHost, ErrInvalidURL} {
+	for _, s := range []error{ErrEmpty, ErrNoHost, ErrScheme, ErrTooLong, ErrInvalidHost, ErrInvalidPort, ErrInvalidURL} {
 		if errors.Is(err, s) {
 			return s
 		}
