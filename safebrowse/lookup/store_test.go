@@ -22,7 +22,7 @@ func TestPersistence(t *testing.T) {
 	s := newTestServer(t)
 	s.add("evil.example/", detailMsg(Malware))
 	serveLists(t, s, DefaultLists, map[string][]string{"se-4b": {"evil.example/"}})
-	c, _ := newTestClient(t, Config{BaseURL: s.URL, Dir: dir})
+	c, clk := newTestClient(t, Config{BaseURL: s.URL, Dir: dir})
 	if err := c.Update(bg); err != nil {
 		t.Fatal(err)
 	}
@@ -40,6 +40,9 @@ func TestPersistence(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c2.Close()
+	// The second client lives at the first one's time, not the wall clock's,
+	// so that the saved due time (the fake clock plus 30 minutes) is ahead.
+	c2.now = clk.now
 	if !c2.IsReady() {
 		t.Fatal("not ready from Dir")
 	}
