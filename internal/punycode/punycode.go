@@ -1,3 +1,7 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 // Package punycode implements Punycode, the Bootstring encoding of Unicode
 // for IDNA, as specified in RFC 3492, on one label at a time.
 //

@@ -1,3 +1,7 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 // Package wpt reads the browsers' URL parsing suite, web-platform-tests
 // url/resources/urltestdata.json, vendored as testdata/wpt-urltestdata.json
 // (see testdata/README.md). The tests of every package use it as hostile
