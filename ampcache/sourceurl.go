@@ -308,10 +308,10 @@ func unescapeName(buf []byte, name string) string {
 	for i := 0; i < len(name) && len(buf) < cap(buf); i++ {
 		switch c := name[i]; {
 		case c == '%':
-			if i+2 >= len(name) || !isHex(name[i+1]) || !isHex(name[i+2]) {
+			if i+2 >= len(name) || !host.IsHex(name[i+1]) || !host.IsHex(name[i+2]) {
 				return name
 			}
-			buf = append(buf, unhex(name[i+1])<<4|unhex(name[i+2]))
+			buf = append(buf, host.Unhex(name[i+1])<<4|host.Unhex(name[i+2]))
 			i += 2
 		case c == '+':
 			buf = append(buf, ' ')
@@ -320,18 +320,4 @@ func unescapeName(buf []byte, name string) string {
 		}
 	}
 	return string(buf)
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c >= 'a':
-		return c - 'a' + 10
-	}
-	return c - 'A' + 10
 }

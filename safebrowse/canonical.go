@@ -501,11 +501,11 @@ func appendUnescaped[T string | []byte](dst []byte, s T) []byte {
 		// While one of the top two bytes is '%', the next byte may complete
 		// an escape: push it alone. Otherwise no escape can end before the
 		// next '%' of s: copy up to it.
-		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+		if s[i] == '%' && i+2 < len(s) && host.IsHex(s[i+1]) && host.IsHex(s[i+2]) {
 			// An escape in s: pushing its three bytes would replace them
 			// by the byte they encode (the '%' and the first digit cannot
 			// complete an escape), so push that byte.
-			dst = pushUnescaped(dst, base, unhex(s[i+1])<<4|unhex(s[i+2]))
+			dst = pushUnescaped(dst, base, host.Unhex(s[i+1])<<4|host.Unhex(s[i+2]))
 			i += 3
 			continue
 		}
@@ -529,8 +529,8 @@ func appendUnescaped[T string | []byte](dst []byte, s T) []byte {
 // dst[base:].
 func pushUnescaped(dst []byte, base int, c byte) []byte {
 	dst = append(dst, c)
-	for n := len(dst); n-base >= 3 && dst[n-3] == '%' && isHex(dst[n-2]) && isHex(dst[n-1]); n = len(dst) {
-		dst[n-3] = unhex(dst[n-2])<<4 | unhex(dst[n-1])
+	for n := len(dst); n-base >= 3 && dst[n-3] == '%' && host.IsHex(dst[n-2]) && host.IsHex(dst[n-1]); n = len(dst) {
+		dst[n-3] = host.Unhex(dst[n-2])<<4 | host.Unhex(dst[n-1])
 		dst = dst[:n-2]
 	}
 	return dst
@@ -747,13 +747,4 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 func isSchemeChar(c byte) bool {
 	return isAlpha(c) || isDigit(c) || c == '+' || c == '-' || c == '.'
-}
-
-func isHex(c byte) bool { return isDigit(c) || 'a' <= c|0x20 && c|0x20 <= 'f' }
-
-func unhex(c byte) byte {
-	if c <= '9' {
-		return c - '0'
-	}
-	return c | 0x20 - 'a' + 10
 }

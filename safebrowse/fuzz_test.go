@@ -245,7 +245,7 @@ func hostAsReadSlow(s string) (string, bool) {
 // standard, host parsing).
 func browserHost(h string) bool {
 	d := slowEscape.ReplaceAllStringFunc(h, func(e string) string {
-		return string([]byte{unhex(e[1])<<4 | unhex(e[2])})
+		return string([]byte{host.Unhex(e[1])<<4 | host.Unhex(e[2])})
 	})
 	if strings.HasPrefix(d, "[") {
 		a, err := netip.ParseAddr(strings.TrimSuffix(d[1:], "]"))

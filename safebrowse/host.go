@@ -135,7 +135,7 @@ var hostKinds = func() (t [256]hostKind) {
 		if c >= 0x80 {
 			t[c] |= nonASCII
 		}
-		if !isHex(byte(c)) && c != '.' && c != 'x' && c != 'X' {
+		if !host.IsHex(byte(c)) && c != '.' && c != 'x' && c != 'X' {
 			t[c] |= notIPv4
 		}
 		if 'A' <= c && c <= 'Z' {
@@ -350,8 +350,8 @@ func parseIPv4Part(p []byte) (uint64, bool) {
 		switch {
 		case isDigit(c):
 			d = uint64(c - '0')
-		case base == 16 && isHex(c):
-			d = uint64(unhex(c))
+		case base == 16 && host.IsHex(c):
+			d = uint64(host.Unhex(c))
 		default:
 			return 0, false
 		}
@@ -411,8 +411,8 @@ func parseIPv6(s []byte) (a [16]byte, ok bool) {
 			continue
 		}
 		v, n := uint16(0), 0
-		for n < 4 && i < len(s) && isHex(s[i]) {
-			v = v<<4 | uint16(unhex(s[i]))
+		for n < 4 && i < len(s) && host.IsHex(s[i]) {
+			v = v<<4 | uint16(host.Unhex(s[i]))
 			i++
 			n++
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/urlspec/urlspec/ampcache"
 	"github.com/urlspec/urlspec/internal/host"
+	"github.com/urlspec/urlspec/internal/inputerr"
 )
 
 // MaxAge is the Access-Control-Max-Age, in seconds, of the preflight
@@ -73,7 +74,7 @@ const maxSenderLen = 254
 // names the field, such as "Config.Origins[2]".
 func New(cfg Config) (*Policy, error) {
 	if len(cfg.Origins) == 0 {
-		return nil, &configError{field: "Config.Origins", err: ErrEmpty, size: -1}
+		return nil, inputerr.Field(ErrEmpty, "ampcors", "Config.Origins", "empty")
 	}
 	p := &Policy{
 		allowed:   make(map[string]bool),
@@ -97,18 +98,18 @@ func New(cfg Config) (*Policy, error) {
 			cacheOrigins, err = cfg.Registry.Origins(domain)
 		}
 		if err != nil {
-			return nil, newConfigError(field, ErrInvalidOrigin, o, "host has no AMP Cache domain prefix", err)
+			return nil, inputerr.InField(ErrInvalidOrigin, field, o, "host has no AMP Cache domain prefix", err)
 		}
 		for _, co := range cacheOrigins {
 			if len(co) > maxOriginLen {
-				return nil, newConfigError(field, ErrTooLong, o, "cache origin "+strconv.Quote(co[:maxQuoted])+"... is too long", nil)
+				return nil, inputerr.InField(ErrTooLong, field, o, "cache origin "+strconv.Quote(co[:maxQuoted])+"... is too long", nil)
 			}
 			p.allowed[lowerASCII(co)] = true
 		}
 	}
 	for i, s := range cfg.EmailSenders {
 		if !validSender(s) {
-			return nil, newConfigError("Config.EmailSenders["+strconv.Itoa(i)+"]", ErrInvalidSender, s,
+			return nil, inputerr.InField(ErrInvalidSender, "Config.EmailSenders["+strconv.Itoa(i)+"]", s,
 				"want an address of visible ASCII, with an @, no comma, at most 254 bytes", nil)
 		}
 		if p.senders == nil {
@@ -140,10 +141,10 @@ func validSender(s string) bool {
 // address. Errors name field.
 func parseOrigin(field, s string) (origin, domain string, err error) {
 	bad := func(detail string) (string, string, error) {
-		return "", "", newConfigError(field, ErrInvalidOrigin, s, detail, nil)
+		return "", "", inputerr.InField(ErrInvalidOrigin, field, s, detail, nil)
 	}
 	if len(s) > maxConfigLen {
-		return "", "", newConfigError(field, ErrTooLong, s, "", nil)
+		return "", "", inputerr.InField(ErrTooLong, field, s, "", nil)
 	}
 	scheme, rest, ok := strings.Cut(s, "://")
 	if !ok {
@@ -225,7 +226,7 @@ func parseOrigin(field, s string) (origin, domain string, err error) {
 		origin += ":" + port
 	}
 	if len(origin) > maxOriginLen {
-		return "", "", newConfigError(field, ErrTooLong, s, "", nil)
+		return "", "", inputerr.InField(ErrTooLong, field, s, "", nil)
 	}
 	return origin, domain, nil
 }

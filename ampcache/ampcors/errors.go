@@ -6,8 +6,8 @@ package ampcors
 
 import (
 	"errors"
-	"strconv"
-	"strings"
+
+	"github.com/urlspec/urlspec/internal/inputerr"
 )
 
 // Sentinel errors of [New]. Every error New returns wraps exactly one of
@@ -30,71 +30,10 @@ var (
 	ErrInvalidSender = errors.New("ampcors: invalid email sender")
 )
 
-// Bounds on an error message: the input is quoted up to maxQuoted bytes,
-// and the whole message is cut at maxMessage bytes.
+// Bounds on an error message, those of every error in the module: the input
+// is quoted up to maxQuoted bytes, and the whole message is cut at
+// maxMessage bytes.
 const (
-	maxQuoted  = 100
-	maxMessage = 512
+	maxQuoted  = inputerr.MaxQuoted
+	maxMessage = inputerr.MaxMessage
 )
-
-// configError is a mistake in one field of a Config.
-type configError struct {
-	field  string // "Config.Origins[2]"
-	err    error  // the sentinel
-	input  string // the value, already cut to maxQuoted bytes
-	size   int    // the value's length, or -1 for none to quote
-	detail string
-	cause  error // an ampcache error, or nil
-}
-
-// newConfigError returns the error err in field for the value input, with
-// an optional detail and cause. It keeps at most maxQuoted bytes of input.
-func newConfigError(field string, err error, input string, detail string, cause error) error {
-	e := &configError{field: field, err: err, size: len(input), detail: detail, cause: cause}
-	if len(input) > maxQuoted {
-		input = input[:maxQuoted]
-	}
-	e.input = strings.Clone(input)
-	return e
-}
-
-// Error returns `ampcors: Config.Origins[2]: invalid origin "ftp://x": ...`.
-// A value longer than 100 bytes is quoted up to its 100th byte, then
-// followed by its length.
-func (e *configError) Error() string {
-	var b strings.Builder
-	b.WriteString("ampcors: ")
-	b.WriteString(e.field)
-	b.WriteString(": ")
-	b.WriteString(strings.TrimPrefix(e.err.Error(), "ampcors: "))
-	if e.size >= 0 {
-		b.WriteByte(' ')
-		b.WriteString(strconv.Quote(e.input))
-		if e.size > len(e.input) {
-			b.WriteString("... (")
-			b.WriteString(strconv.Itoa(e.size))
-			b.WriteString(" bytes)")
-		}
-	}
-	if e.detail != "" {
-		b.WriteString(": ")
-		b.WriteString(e.detail)
-	}
-	if e.cause != nil {
-		b.WriteString(": ")
-		b.WriteString(e.cause.Error())
-	}
-	s := b.String()
-	if len(s) > maxMessage {
-		s = s[:maxMessage-len("...")] + "..."
-	}
-	return s
-}
-
-// Unwrap returns the sentinel and, if there is one, the cause.
-func (e *configError) Unwrap() []error {
-	if e.cause == nil {
-		return []error{e.err}
-	}
-	return []error{e.err, e.cause}
-}

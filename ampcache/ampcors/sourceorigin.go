@@ -81,8 +81,8 @@ func isSourceOriginName(raw string) bool {
 		switch {
 		case c == '+':
 			c = ' '
-		case c == '%' && i+2 < len(raw) && isHex(raw[i+1]) && isHex(raw[i+2]):
-			c = unhex(raw[i+1])<<4 | unhex(raw[i+2])
+		case c == '%' && i+2 < len(raw) && host.IsHex(raw[i+1]) && host.IsHex(raw[i+2]):
+			c = host.Unhex(raw[i+1])<<4 | host.Unhex(raw[i+2])
 			i += 2
 		}
 		if j == len(sourceOriginName) || host.Lower(c) != sourceOriginName[j] {
@@ -103,10 +103,10 @@ func unescape(dst []byte, s string) (b []byte, ok bool) {
 		case '+':
 			c = ' '
 		case '%':
-			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+			if i+2 >= len(s) || !host.IsHex(s[i+1]) || !host.IsHex(s[i+2]) {
 				return nil, false
 			}
-			c = unhex(s[i+1])<<4 | unhex(s[i+2])
+			c = host.Unhex(s[i+1])<<4 | host.Unhex(s[i+2])
 			i += 2
 		}
 		if len(dst) == cap(dst) {
@@ -115,20 +115,6 @@ func unescape(dst []byte, s string) (b []byte, ok bool) {
 		dst = append(dst, c)
 	}
 	return dst, true
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c <= 'F':
-		return c - 'A' + 10
-	}
-	return c - 'a' + 10
 }
 
 // equalFold reports whether b and s are equal ignoring ASCII case.

@@ -94,6 +94,20 @@ func EqualFold(a, b string) bool {
 	return true
 }
 
+// IsHex reports whether c is an ASCII hex digit, as a percent-encoded
+// byte ("%" followed by two of them, RFC 3986 section 2.1) needs.
+func IsHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'f'
+}
+
+// Unhex returns the value of the hex digit c; c must satisfy [IsHex].
+func Unhex(c byte) byte {
+	if c <= '9' {
+		return c - '0'
+	}
+	return c | 0x20 - 'a' + 10
+}
+
 // HasPrefixFold reports whether s begins with prefix under ASCII case
 // folding, as [EqualFold] compares.
 func HasPrefixFold(s, prefix string) bool {

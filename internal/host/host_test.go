@@ -5,6 +5,7 @@
 package host
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -223,5 +224,22 @@ func TestEndsInANumber(t *testing.T) {
 				t.Errorf("EndsInANumber(%q) = %v; want %v", tt.in, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestHex checks IsHex and Unhex on every byte against strconv, which reads
+// a hex digit in either case.
+func TestHex(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		v, err := strconv.ParseUint(string(rune(c)), 16, 8)
+		if c >= 0x80 {
+			err = strconv.ErrSyntax // not one ASCII byte
+		}
+		if got := IsHex(byte(c)); got != (err == nil) {
+			t.Errorf("IsHex(%#x) = %v; want %v", c, got, err == nil)
+		}
+		if err == nil && uint64(Unhex(byte(c))) != v {
+			t.Errorf("Unhex(%q) = %d; want %d", byte(c), Unhex(byte(c)), v)
+		}
 	}
 }

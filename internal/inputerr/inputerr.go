@@ -30,6 +30,7 @@ const (
 // Error is a sentinel found in an input, with an optional cause.
 type Error struct {
 	err    error
+	field  string // the configuration field the input came from, or ""
 	input  string // at most the first MaxQuoted bytes
 	n      int    // the input's length
 	detail string
@@ -49,6 +50,14 @@ func New(err error, input, detail string) error {
 // message ends with the cause's.
 func Wrap(err error, input string, cause error) error {
 	return &Error{err: err, input: clip(input), n: len(input), cause: cause}
+}
+
+// InField is like [Wrap] with a detail, for an input that came from a
+// configuration field: the message names the field after the package,
+// `ampcors: Config.Origins[2]: invalid origin "ftp://x": detail`. The cause
+// may be nil.
+func InField(err error, field, input, detail string, cause error) error {
+	return &Error{err: err, field: field, input: clip(input), n: len(input), detail: detail, cause: cause}
 }
 
 // clip returns a clone of the first MaxQuoted bytes of s, cut back to the
@@ -74,8 +83,18 @@ func clip(s string) string {
 // cut to [MaxMessage] bytes.
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString(e.err.Error())
-	b.WriteString(" in ")
+	if e.field != "" {
+		pkg, rest, _ := strings.Cut(e.err.Error(), ": ")
+		b.WriteString(pkg)
+		b.WriteString(": ")
+		b.WriteString(e.field)
+		b.WriteString(": ")
+		b.WriteString(rest)
+		b.WriteString(" ")
+	} else {
+		b.WriteString(e.err.Error())
+		b.WriteString(" in ")
+	}
 	b.WriteString(strconv.Quote(e.input))
 	if e.n > len(e.input) {
 		b.WriteString("... (")

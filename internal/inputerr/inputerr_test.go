@@ -105,3 +105,34 @@ func TestField(t *testing.T) {
 		t.Error("errors.Is(Field(errSentinel, ...), errSentinel) = false")
 	}
 }
+
+// TestInField: an input from a configuration field names the field after the
+// package, quotes the input in part when it is long, and keeps the cause.
+func TestInField(t *testing.T) {
+	cause := errors.New("pkg: the cause")
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		// A short input is quoted whole, with the detail and the cause.
+		{"short", InField(errSentinel, "Config.Origins[2]", "ftp://x", "bad scheme", cause),
+			`pkg: Config.Origins[2]: bad thing "ftp://x": bad scheme: pkg: the cause`},
+		// A long input is quoted up to MaxQuoted bytes, then its length.
+		{"long", InField(errSentinel, "Config.Origins[0]", strings.Repeat("a", 300), "", nil),
+			`pkg: Config.Origins[0]: bad thing "` + strings.Repeat("a", MaxQuoted) + `"... (300 bytes)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.err.Error(); got != tt.want {
+				t.Errorf("Error() = %q; want %q", got, tt.want)
+			}
+			if !errors.Is(tt.err, errSentinel) {
+				t.Error("errors.Is(err, errSentinel) = false")
+			}
+		})
+	}
+	if err := InField(errSentinel, "F", "x", "", cause); !errors.Is(err, cause) {
+		t.Error("errors.Is(err, cause) = false")
+	}
+}
