@@ -86,10 +86,18 @@ func main() {
 	os.Exit(run(ctx, os.Args[1:], os.Stderr, nil))
 }
 
+// hooks let the tests see what run starts.
+type hooks struct {
+	fake      func(*sbtest.Server) // the -fake server, once seeded
+	listening func(addr string)    // the address served, once listening
+}
+
 // run is main with its inputs as arguments, for the tests: it serves until
-// ctx ends, then shuts down gracefully. When listening is not nil, it
-// receives the address the server listens on.
-func run(ctx context.Context, args []string, stderr io.Writer, listening chan<- string) int {
+// ctx ends, then shuts down gracefully. h may be nil.
+func run(ctx context.Context, args []string, stderr io.Writer, h *hooks) int {
+	if h == nil {
+		h = &hooks{}
+	}
 	fs := flag.NewFlagSet("sbserver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "loopback address to listen on")
@@ -130,6 +138,9 @@ func run(ctx context.Context, args []string, stderr io.Writer, listening chan<- 
 		}
 		cfg.APIKey, cfg.BaseURL = s.APIKey, s.URL
 		fmt.Fprintln(stderr, "sbserver: using a fake server at", s.URL)
+		if h.fake != nil {
+			h.fake(s)
+		}
 	}
 	if cfg.APIKey == "" {
 		fmt.Fprintln(stderr, "sbserver: no API key: give -key or set SAFE_BROWSING_API_KEY (or try -fake)")
@@ -174,8 +185,8 @@ func run(ctx context.Context, args []string, stderr io.Writer, listening chan<- 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	log.Info("sbserver listening", "addr", "http://"+ln.Addr().String(), "mode", mode, "frozen", *frozen)
-	if listening != nil {
-		listening <- ln.Addr().String()
+	if h.listening != nil {
+		h.listening(ln.Addr().String())
 	}
 
 	select {
