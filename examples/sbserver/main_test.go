@@ -314,7 +314,8 @@ func TestConcurrent(t *testing.T) {
 		wg.Go(func() {
 			u := "http://host" + strconv.Itoa(i) + ".example/"
 			status, got, raw, _ := lookupJSON(t, p, u, evil)
-			if status != 200 || len(got.Verdicts) != 2 || *got.Verdicts[0].Unsafe || !*got.Verdicts[1].Unsafe {
+			if status != 200 || len(got.Verdicts) != 2 || !reflect.DeepEqual(got.Verdicts[0].Unsafe, ptr(false)) ||
+				!reflect.DeepEqual(got.Verdicts[1].Unsafe, ptr(true)) {
 				t.Errorf("status %d, reply %s", status, raw)
 			}
 		})
