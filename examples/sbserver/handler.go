@@ -40,7 +40,21 @@ func newHandler(c *lookup.Client, mode lookup.Mode, frozen bool, key string) htt
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v5/urls:lookup", h.lookup)
 	mux.HandleFunc("GET /status", h.status)
+	// The same errors as net/http's, in JSON, for clients that read only JSON.
+	mux.HandleFunc("/v5/urls:lookup", h.notAllowed("POST"))
+	mux.HandleFunc("/status", h.notAllowed("GET, HEAD"))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		h.fail(w, http.StatusNotFound, errors.New("sbserver: not found: the endpoints are POST /v5/urls:lookup and GET /status"))
+	})
 	return mux
+}
+
+// notAllowed answers a 405 naming the allowed methods.
+func (h *handler) notAllowed(allow string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", allow)
+		h.fail(w, http.StatusMethodNotAllowed, fmt.Errorf("sbserver: method %s not allowed: use %s", r.Method, allow))
+	}
 }
 
 type lookupRequest struct {

@@ -48,8 +48,9 @@
 // loaded, next update) and "ready": a 200 once every list is loaded, a 503
 // before.
 //
-// Other methods get a 405. SIGINT or SIGTERM shuts the server down
-// gracefully: requests in flight finish, then the client closes.
+// Other methods get a 405 and other paths a 404, with {"error": "..."}.
+// SIGINT or SIGTERM shuts the server down gracefully: requests in flight
+// finish, then the client closes.
 package main
 
 import (

@@ -175,16 +175,22 @@ func TestBadRequest(t *testing.T) {
 		// The body is read no further than 1 MiB.
 		{"body too large", "POST", "/v5/urls:lookup", `{"urls": ["` + strings.Repeat("a", maxBody) + `"]}`, 413, "over 1048576 bytes"},
 		// Lookups are POSTs.
-		{"GET lookup", "GET", "/v5/urls:lookup", "", 405, "Method Not Allowed"},
+		{"GET lookup", "GET", "/v5/urls:lookup", "", 405, `{"error":"sbserver: method GET not allowed: use POST"}`},
 		// The status is a GET.
-		{"POST status", "POST", "/status", "", 405, "Method Not Allowed"},
+		{"POST status", "POST", "/status", "", 405, `{"error":"sbserver: method POST not allowed: use GET, HEAD"}`},
 		// Another path.
-		{"not found", "GET", "/v5/hashes:search", "", 404, "not found"},
+		{"not found", "GET", "/v5/hashes:search", "", 404, `{"error":"sbserver: not found`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			status, body, _ := do(t, tt.method, p.URL+tt.path, tt.in)
+			status, body, h := do(t, tt.method, p.URL+tt.path, tt.in)
 			if status != tt.wantStatus {
 				t.Errorf("status %d, want %d; %.200s", status, tt.wantStatus, body)
+			}
+			if ct := h.Get("Content-Type"); ct != "application/json" {
+				t.Errorf("Content-Type %q, want application/json", ct)
+			}
+			if status == 405 && h.Get("Allow") == "" {
+				t.Error("a 405 without Allow")
 			}
 			if !strings.Contains(body, tt.wantBody) {
 				t.Errorf("body %.200q, want it to contain %q", body, tt.wantBody)
