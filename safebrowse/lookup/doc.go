@@ -94,7 +94,10 @@
 // file that is synced and then renamed, and loaded again by New. A corrupt,
 // truncated or foreign file is discarded, never an error. Clients may share
 // a Dir. A client that is never updated (no Run, no Update) answers from the
-// lists it loaded: the database is frozen.
+// lists it loaded: the database is frozen. It is ready at once if Dir held
+// every list, and never otherwise (check [Client.IsReady] after New). Only
+// the lists freeze: lookups still send hashes:search what their procedure
+// sends, and cache the replies as usual.
 //
 // # Decisions where the spec is silent
 //
