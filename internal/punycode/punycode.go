@@ -243,6 +243,11 @@ func AppendEncode(dst []byte, s string) ([]byte, error) {
 	return dst, nil
 }
 
+// shortLen is the size of the code point buffer for an input of at most
+// shortLen bytes, such as any DNS label (63 bytes): such calls do not clear
+// a MaxLen buffer.
+const shortLen = 64
+
 func appendEncode(dst []byte, s string) ([]byte, error) {
 	// The output has at least one byte per code point of the input, so an
 	// input of more than MaxLen code points is too long: more than
@@ -250,18 +255,32 @@ func appendEncode(dst []byte, s string) ([]byte, error) {
 	if len(s) > utf8.UTFMax*MaxLen {
 		return dst, ErrTooLong
 	}
-	// Section 6.3 works on code points: decode s once into input, on the
-	// stack. An invalid byte counts as one code point, as in
+	// Section 6.3 works on code points: encodeRunes decodes s once into a
+	// buffer on the stack, with room for every code point of an input it
+	// accepts. An input of n bytes has at most n code points.
+	if len(s) <= shortLen {
+		var buf [shortLen]rune
+		return encodeRunes(dst, s, buf[:])
+	}
+	var buf [MaxLen]rune
+	return encodeRunes(dst, s, buf[:])
+}
+
+// encodeRunes is appendEncode with buf, of MaxLen code points or of at
+// least len(s), to decode s into.
+func encodeRunes(dst []byte, s string, buf []rune) ([]byte, error) {
+	// An invalid byte counts as one code point, as in
 	// utf8.RuneCountInString, and is reported only after the length, so
-	// that an input both too long and invalid gives ErrTooLong.
-	var input [MaxLen]rune
+	// that an input both too long and invalid gives ErrTooLong. A buffer
+	// of len(s) code points or more is never full here, since every code
+	// point takes at least one byte.
 	n, basic, invalid := 0, 0, false
 	for i := 0; i < len(s); n++ {
-		if n == MaxLen {
+		if n == len(buf) {
 			return dst, ErrTooLong
 		}
 		if c := s[i]; c < utf8.RuneSelf {
-			input[n] = rune(c)
+			buf[n] = rune(c)
 			basic++
 			i++
 			continue
@@ -270,13 +289,13 @@ func appendEncode(dst []byte, s string) ([]byte, error) {
 		if r == utf8.RuneError && size == 1 {
 			invalid = true
 		}
-		input[n] = r
+		buf[n] = r
 		i += size
 	}
 	if invalid {
 		return dst, ErrInvalidUTF8
 	}
-	runes := input[:n]
+	runes := buf[:n]
 	// Copy the basic code points in order, then a delimiter if there were
 	// any.
 	if basic == n {
