@@ -13,10 +13,11 @@
 //
 // Inputs and outputs are bounded: Decode rejects an input longer than
 // [MaxLen] bytes, and Encode an input of more than MaxLen code points or an
-// output longer than MaxLen bytes, with [ErrTooLong]. Decoding inserts each code point into the output, and
-// encoding rescans its input once per distinct code point, so a call on n
-// bytes takes O(n·MaxLen) time: linear in n, with a constant that MaxLen
-// bounds. Since every Encode output is a valid Decode input,
+// output longer than MaxLen bytes, with [ErrTooLong]. Decoding inserts each
+// code point into the output, and encoding decodes its input into code points
+// once, on the stack, then scans them once per distinct non-basic code point
+// (section 6.3), so a call on n bytes takes O(n·MaxLen) time: linear in n,
+// with a constant that MaxLen bounds. Since every Encode output is a valid Decode input,
 // Decode(Encode(s)) == s whenever Encode succeeds.
 package punycode
 
@@ -242,73 +243,123 @@ func AppendEncode(dst []byte, s string) ([]byte, error) {
 	return dst, nil
 }
 
+// shortLen is the size of the code point buffer for an input of at most
+// shortLen bytes, such as any DNS label (63 bytes): such calls do not clear
+// a MaxLen buffer.
+const shortLen = 64
+
 func appendEncode(dst []byte, s string) ([]byte, error) {
-	// The output has at least one byte per code point of the input.
-	if len(s) > utf8.UTFMax*MaxLen || utf8.RuneCountInString(s) > MaxLen {
+	// The output has at least one byte per code point of the input, so an
+	// input of more than MaxLen code points is too long: more than
+	// utf8.UTFMax*MaxLen bytes always is.
+	if len(s) > utf8.UTFMax*MaxLen {
 		return dst, ErrTooLong
 	}
-	orig := len(dst)
-	// Section 6.3: copy the basic code points in order, then a delimiter if
-	// there were any. Count the rest.
-	basic, total := 0, 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			dst = append(dst, c)
+	// Section 6.3 works on code points: encodeRunes decodes s once into a
+	// buffer on the stack, with room for every code point of an input it
+	// accepts. An input of n bytes has at most n code points.
+	if len(s) <= shortLen {
+		var buf [shortLen]rune
+		return encodeRunes(dst, s, buf[:])
+	}
+	var buf [MaxLen]rune
+	return encodeRunes(dst, s, buf[:])
+}
+
+// encodeRunes is appendEncode with buf, of MaxLen code points or of at
+// least len(s), to decode s into.
+func encodeRunes(dst []byte, s string, buf []rune) ([]byte, error) {
+	// An invalid byte counts as one code point, as in
+	// utf8.RuneCountInString, and is reported only after the length, so
+	// that an input both too long and invalid gives ErrTooLong. A buffer
+	// of len(s) code points or more is never full here, since every code
+	// point takes at least one byte.
+	n, basic, invalid := 0, 0, false
+	for i := 0; i < len(s); n++ {
+		if n == len(buf) {
+			return dst, ErrTooLong
+		}
+		if c := s[i]; c < utf8.RuneSelf {
+			buf[n] = rune(c)
 			basic++
 			i++
-		} else {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				return dst[:orig], ErrInvalidUTF8
-			}
-			i += size
+			continue
 		}
-		total++
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			invalid = true
+		}
+		buf[n] = r
+		i += size
+	}
+	if invalid {
+		return dst, ErrInvalidUTF8
+	}
+	runes := buf[:n]
+	// Copy the basic code points in order, then a delimiter if there were
+	// any.
+	if basic == n {
+		dst = append(dst, s...)
+	} else {
+		for _, r := range runes {
+			if r < utf8.RuneSelf {
+				dst = append(dst, byte(r))
+			}
+		}
 	}
 	if basic > 0 {
 		dst = append(dst, delimiter)
 	}
-
-	cp, delta, bias := initialN, 0, initialBias
-	for h := basic; h < total; {
-		// The smallest code point >= cp in the input.
-		m := int(utf8.MaxRune) + 1
-		for _, r := range s {
-			if int(r) >= cp && int(r) < m {
-				m = int(r)
-			}
+	// m is the smallest code point >= cp in the input. Each pass over the
+	// input below also finds the next one, the smallest code point above
+	// cp, so that the input is scanned once per distinct non-basic code
+	// point.
+	m := int(utf8.MaxRune) + 1
+	for _, r := range runes {
+		if int(r) >= initialN && int(r) < m {
+			m = int(r)
 		}
+	}
+	cp, delta, bias := initialN, 0, initialBias
+	for h := basic; h < n; {
 		if m-cp > (maxInt-delta)/(h+1) {
-			return dst[:orig], ErrOverflow
+			return dst, ErrOverflow
 		}
 		delta += (m - cp) * (h + 1)
 		cp = m
-		for _, r := range s {
-			if int(r) < cp {
+		next := int(utf8.MaxRune) + 1
+		for _, r := range runes {
+			c := int(r)
+			if c < cp {
 				if delta == maxInt {
-					return dst[:orig], ErrOverflow
+					return dst, ErrOverflow
 				}
 				delta++
+				continue
 			}
-			if int(r) == cp {
-				q := delta
-				for k := base; ; k += base {
-					t := threshold(k, bias)
-					if q < t {
-						break
-					}
-					dst = append(dst, encodeDigit(t+(q-t)%(base-t)))
-					q = (q - t) / (base - t)
+			if c > cp {
+				if c < next {
+					next = c
 				}
-				dst = append(dst, encodeDigit(q))
-				bias = adapt(delta, h+1, h == basic)
-				delta = 0
-				h++
+				continue
 			}
+			q := delta
+			for k := base; ; k += base {
+				t := threshold(k, bias)
+				if q < t {
+					break
+				}
+				dst = append(dst, encodeDigit(t+(q-t)%(base-t)))
+				q = (q - t) / (base - t)
+			}
+			dst = append(dst, encodeDigit(q))
+			bias = adapt(delta, h+1, h == basic)
+			delta = 0
+			h++
 		}
 		delta++
 		cp++
+		m = next
 	}
 	return dst, nil
 }

@@ -212,6 +212,16 @@ func TestEncode(t *testing.T) {
 		{strings.Repeat("a", MaxLen), "", ErrTooLong},
 		// Output of exactly MaxLen bytes.
 		{strings.Repeat("a", MaxLen-1), strings.Repeat("a", MaxLen-1) + "-", nil},
+		// Too long and invalid UTF-8: the length is reported first, since
+		// an invalid byte counts as one code point.
+		{strings.Repeat("ü", MaxLen) + "\xff", "", ErrTooLong},
+		// MaxLen code points with an invalid byte among them.
+		{strings.Repeat("ü", MaxLen-1) + "\xff", "", ErrInvalidUTF8},
+		// 64 bytes, the most that the short code point buffer holds
+		// (digits as x/net/idna's Punycode profile writes them).
+		{strings.Repeat("a", 62) + "ü", strings.Repeat("a", 62) + "-8og", nil},
+		// 65 bytes, the fewest that take the MaxLen buffer.
+		{strings.Repeat("a", 63) + "ü", strings.Repeat("a", 63) + "-tsg", nil},
 	}
 	for _, tt := range tests {
 		name := tt.in
