@@ -48,16 +48,6 @@ import (
 	"github.com/urlspec/urlspec/safebrowse/sbtest"
 )
 
-// demo seeds the -fake server: Google's test pages for each threat type,
-// and a likely-safe expression for RealTime's Global Cache.
-var demo = []struct{ list, expression string }{
-	{"mw-4b", "malware.testing.google.test/testing/malware/"},
-	{"se-4b", "testsafebrowsing.appspot.com/s/phishing.html"},
-	{"uws-4b", "testsafebrowsing.appspot.com/s/unwanted.html"},
-	{"pha-4b", "testsafebrowsing.appspot.com/apiv4/ANY_PLATFORM/POTENTIALLY_HARMFUL_APPLICATION/URL/"},
-	{"gc-32b", "www.google.com/"},
-}
-
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
@@ -81,14 +71,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cfg := lookup.Config{APIKey: *key, Mode: mode, Dir: *dir}
 	if *fake {
-		s := sbtest.NewServer()
+		s := sbtest.NewServer(sbtest.WithTestURLs())
 		defer s.Close()
-		for _, d := range demo {
-			if err := s.Add(d.list, d.expression); err != nil {
-				fmt.Fprintln(stderr, "sblookup:", err)
-				return 1
-			}
-		}
 		cfg.APIKey, cfg.BaseURL = s.APIKey, s.URL
 		fmt.Fprintln(stderr, "sblookup: using a fake server at", s.URL)
 	}

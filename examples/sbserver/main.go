@@ -24,10 +24,9 @@
 // the server for URLs the frozen lists hold. Every list must be in -dir.
 //
 // The -fake flag starts a fake v5 server on loopback (package
-// safebrowse/sbtest), so that sbserver runs with no key and no network. Its
-// lists hold three of the test entries that sblookup -fake seeds (a command
-// cannot import another, so the list is kept short): Google's malware and
-// phishing test pages and www.google.com/ on the Global Cache.
+// safebrowse/sbtest), so that sbserver runs with no key and no network. It
+// is seeded with sbtest.TestURLs, as sblookup -fake is: Google's test pages
+// for each threat list, and www.google.com/ on the Global Cache.
 //
 // # Endpoints
 //
@@ -72,14 +71,6 @@ import (
 	"github.com/urlspec/urlspec/safebrowse/lookup"
 	"github.com/urlspec/urlspec/safebrowse/sbtest"
 )
-
-// demo seeds the -fake server: three of sblookup's entries, see the
-// package doc.
-var demo = []struct{ list, expression string }{
-	{"mw-4b", "malware.testing.google.test/testing/malware/"},
-	{"se-4b", "testsafebrowsing.appspot.com/s/phishing.html"},
-	{"gc-32b", "www.google.com/"},
-}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -129,14 +120,8 @@ func run(ctx context.Context, args []string, stderr io.Writer, h *hooks) int {
 	}
 	cfg := lookup.Config{APIKey: *key, Mode: mode, Dir: *dir}
 	if *fake {
-		s := sbtest.NewServer()
+		s := sbtest.NewServer(sbtest.WithTestURLs())
 		defer s.Close()
-		for _, d := range demo {
-			if err := s.Add(d.list, d.expression); err != nil {
-				fmt.Fprintln(stderr, "sbserver:", err)
-				return 1
-			}
-		}
 		cfg.APIKey, cfg.BaseURL = s.APIKey, s.URL
 		fmt.Fprintln(stderr, "sbserver: using a fake server at", s.URL)
 		if h.fake != nil {

@@ -418,13 +418,8 @@ func TestFrozen(t *testing.T) {
 	// Lists whose server gave no minimum wait: due at once, so that an
 	// update, if one ran, would fetch them.
 	dir := filepath.Join(t.TempDir(), "lists")
-	s := sbtest.NewServer(sbtest.WithMinimumWait(0))
+	s := sbtest.NewServer(sbtest.WithMinimumWait(0), sbtest.WithTestURLs())
 	defer s.Close()
-	for _, d := range demo {
-		if err := s.Add(d.list, d.expression); err != nil {
-			t.Fatal(err)
-		}
-	}
 	c, err := lookup.New(lookup.Config{APIKey: s.APIKey, BaseURL: s.URL, Dir: dir, HTTPClient: s.Client()})
 	if err != nil {
 		t.Fatal(err)

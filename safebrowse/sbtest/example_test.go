@@ -5,6 +5,7 @@
 package sbtest_test
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
@@ -177,4 +178,24 @@ func ExampleServer_Requests() {
 	// "hashes:search": 2
 	// "": 3
 	// [f001957c 5c5466f8 0102030405]
+}
+
+// ExampleWithTestURLs starts a server that already holds Google's test
+// pages, and asks it about the malware page's hash prefix.
+func ExampleWithTestURLs() {
+	s := sbtest.NewServer(sbtest.WithTestURLs())
+	defer s.Close()
+
+	h := sha256.Sum256([]byte("malware.testing.google.test/testing/malware/"))
+	q := url.Values{"key": {s.APIKey}, "alt": {"proto"}, "hashPrefixes": {base64.StdEncoding.EncodeToString(h[:4])}}
+	res, err := s.Client().Get(s.URL + "/v5/hashes:search?" + q.Encode())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	// The reply holds the page's full hash, behind the prefix asked.
+	fmt.Println(res.StatusCode, bytes.Contains(body, h[:]), len(sbtest.TestURLs))
+	// Output: 200 true 5
 }

@@ -39,6 +39,7 @@ type Server struct {
 
 	cacheDuration time.Duration
 	minimumWait   time.Duration
+	testURLs      bool
 
 	srv       *httptest.Server
 	closed    chan struct{}
@@ -81,6 +82,25 @@ func WithMinimumWait(d time.Duration) Option {
 	return func(s *Server) { s.minimumWait = d }
 }
 
+// TestURLs are the entries [WithTestURLs] seeds: Google's public test
+// pages, one for each threat list, as listed at
+// https://testsafebrowsing.appspot.com, plus www.google.com/ in the Global
+// Cache, so that a RealTime client finds one likely-safe expression.
+var TestURLs = []struct{ List, Expression string }{
+	{"mw-4b", "malware.testing.google.test/testing/malware/"},
+	{"se-4b", "testsafebrowsing.appspot.com/s/phishing.html"},
+	{"uws-4b", "testsafebrowsing.appspot.com/s/unwanted.html"},
+	{"pha-4b", "testsafebrowsing.appspot.com/apiv4/ANY_PLATFORM/POTENTIALLY_HARMFUL_APPLICATION/URL/"},
+	{"gc-32b", "www.google.com/"},
+}
+
+// WithTestURLs seeds the server with [TestURLs], as if [Server.Add] had
+// been called for each: a demo or a test that wants known-unsafe URLs
+// without choosing its own.
+func WithTestURLs() Option {
+	return func(s *Server) { s.testURLs = true }
+}
+
 // NewServer starts and returns a server on a loopback address, with every
 // list empty. The caller should call Close when finished, to shut it down.
 // Like [net/http/httptest.NewServer], it panics if it cannot listen.
@@ -98,6 +118,13 @@ func NewServer(opts ...Option) *Server {
 	}
 	for i := range listDefs {
 		s.lists[listDefs[i].name] = newList(&listDefs[i])
+	}
+	if s.testURLs {
+		for _, e := range TestURLs {
+			if err := s.Add(e.List, e.Expression); err != nil {
+				panic("sbtest: TestURLs: " + err.Error()) // a fixed list that Add must take
+			}
+		}
 	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
 	s.URL = s.srv.URL
