@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/urlspec/urlspec/internal/host"
+	"github.com/urlspec/urlspec/internal/wpt"
 )
 
 const google = "cdn.ampproject.org"
@@ -371,7 +372,7 @@ func BenchmarkCacheURL(b *testing.B) {
 // through CacheURL: none may panic, a result on an http(s) URL that a
 // browser accepts has the browser's host, and the round trip holds.
 func TestCacheURLWPT(t *testing.T) {
-	for _, c := range wptCases(t) {
+	for _, c := range wpt.Cases(t) {
 		got, err := CacheURL(google, c.Input, Content)
 		if err != nil {
 			continue
@@ -404,7 +405,7 @@ func FuzzCacheURL(f *testing.F) {
 	for _, tt := range cacheURLTests {
 		f.Add(tt.in, string(tt.s))
 	}
-	for _, c := range wptCases(f) {
+	for _, c := range wpt.Cases(f) {
 		f.Add(c.Input, "c")
 	}
 	f.Fuzz(func(t *testing.T, in, s string) {

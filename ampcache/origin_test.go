@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/urlspec/urlspec/internal/wpt"
 	"golang.org/x/net/idna"
 )
 
@@ -294,7 +295,7 @@ func FuzzPublisherDomain(f *testing.F) {
 	for _, tt := range publisherDomainTests {
 		f.Add(tt.in)
 	}
-	for _, h := range wptHosts(f) {
+	for _, h := range wpt.Hosts(f) {
 		f.Add(h)
 		if o, err := builtinCaches[0].Origin(h); err == nil {
 			f.Add(o)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/urlspec/urlspec/internal/host"
 	"github.com/urlspec/urlspec/internal/punycode"
+	"github.com/urlspec/urlspec/internal/wpt"
 	"golang.org/x/net/idna"
 )
 
@@ -442,7 +443,7 @@ func FuzzDomainPrefix(f *testing.F) {
 	for _, tt := range prefixTests {
 		f.Add(tt.in)
 	}
-	for _, s := range wptHosts(f) {
+	for _, s := range wpt.Hosts(f) {
 		f.Add(s)
 	}
 	for _, s := range aLabelHosts {

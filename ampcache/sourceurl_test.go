@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/urlspec/urlspec/internal/wpt"
 )
 
 var sourceURLTests = []struct {
@@ -365,7 +367,7 @@ func FuzzSourceURL(f *testing.F) {
 	for _, tt := range sourceURLTests {
 		f.Add(tt.in)
 	}
-	for _, c := range wptCases(f) {
+	for _, c := range wpt.Cases(f) {
 		f.Add(c.Input)
 		if u, err := CacheURL(google, c.Input, Viewer); err == nil {
 			f.Add(u)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urlspec/urlspec/internal/wpt"
 	"golang.org/x/net/publicsuffix"
 )
 
@@ -372,7 +373,7 @@ func FuzzExpressions(f *testing.F) {
 	for _, tt := range expandTests {
 		f.Add("http://" + tt.host + tt.pathQuery)
 	}
-	for _, s := range wptInputs(f) {
+	for _, s := range wpt.Inputs(f) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {

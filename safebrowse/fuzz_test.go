@@ -59,7 +59,7 @@ func fuzzCorpus(f *testing.F) {
 	for _, s := range corpus(f) {
 		f.Add(s)
 	}
-	for _, c := range wptCases(f) {
+	for _, c := range wpt.Cases(f) {
 		f.Add(c.Input)
 	}
 }
@@ -130,19 +130,6 @@ func checkCanonical(t *testing.T, in, got string) {
 }
 
 func isUpperHex(c byte) bool { return isDigit(c) || 'A' <= c && c <= 'F' }
-
-// wptCase is one case of the browsers' URL suite (internal/wpt).
-type wptCase = wpt.Case
-
-// wptCases reads the browsers' URL suite, testdata/wpt-urltestdata.json.
-func wptCases(tb testing.TB) []wptCase {
-	tb.Helper()
-	cases, err := wpt.Cases()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return cases
-}
 
 // schemePrefix matches a scheme and its colon at the start of a URL.
 var schemePrefix = regexp.MustCompile(`(?s)^[A-Za-z][A-Za-z0-9+.\-]*:`)

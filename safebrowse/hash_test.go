@@ -267,22 +267,11 @@ func TestHashesLinear(t *testing.T) {
 	t.Errorf("10x input took %v vs %v: not linear", large, small)
 }
 
-// wptInputs returns the inputs of the browsers' URL suite
-// (testdata/wpt-urltestdata.json), as fuzz seeds and hostile inputs.
-func wptInputs(tb testing.TB) []string {
-	tb.Helper()
-	inputs, err := wpt.Inputs()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return inputs
-}
-
 func FuzzHashes(f *testing.F) {
 	for _, tt := range expressionsTests {
 		f.Add(tt.in)
 	}
-	for _, s := range wptInputs(f) {
+	for _, s := range wpt.Inputs(f) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {

@@ -9,6 +9,8 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
+
+	"github.com/urlspec/urlspec/internal/wpt"
 )
 
 // TestWPT runs the web-platform-tests URL suite. Every input must not
@@ -18,7 +20,7 @@ import (
 // and NAT64 IPv6 become IPv4 (testdata/README.md).
 func TestWPT(t *testing.T) {
 	checked := 0
-	for _, c := range wptCases(t) {
+	for _, c := range wpt.Cases(t) {
 		got, err := Canonicalize(c.Input)
 		if c.Base != nil || c.Failure || (c.Protocol != "http:" && c.Protocol != "https:") {
 			continue

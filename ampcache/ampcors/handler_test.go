@@ -524,15 +524,7 @@ func TestAllowedOracle(t *testing.T) {
 	for _, tc := range corsCases {
 		inputs = append(inputs, tc.header["Origin"]...)
 	}
-	cases, err := wpt.Cases()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wptHosts []string
-	for _, c := range cases {
-		wptHosts = append(wptHosts, c.Input, c.Hostname)
-	}
-	for _, in := range wptHosts {
+	for _, in := range wpt.Hosts(t) {
 		inputs = append(inputs, in, "https://"+in, "https://"+in+".cdn.ampproject.org")
 		if p, err := ampcache.DomainPrefix(in); err == nil {
 			inputs = append(inputs, "https://"+p+".cdn.ampproject.org")

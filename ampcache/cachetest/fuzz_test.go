@@ -19,17 +19,6 @@ import (
 	"github.com/urlspec/urlspec/internal/wpt"
 )
 
-// wptInputs returns the inputs of the browsers' URL suite
-// (testdata/wpt-urltestdata.json), as fuzz seeds and hostile inputs.
-func wptInputs(tb testing.TB) []string {
-	tb.Helper()
-	inputs, err := wpt.Inputs()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return inputs
-}
-
 // fuzzOrigin is an origin that records the request URIs it sees and answers
 // by path: AMP, not AMP, redirects, errors, and an endless body.
 type fuzzOrigin struct {
@@ -126,7 +115,7 @@ func newFuzzCache(tb testing.TB) (*Cache, *fuzzOrigin) {
 // only the cache's statuses, bounded fetches.
 func TestWPTInputs(t *testing.T) {
 	c, o := newFuzzCache(t)
-	inputs := wptInputs(t)
+	inputs := wpt.Inputs(t)
 	codes := map[int]int{}
 	for _, in := range inputs {
 		if cu, err := ampcache.CacheURL("cdn.ampproject.org", in, ampcache.Content); err == nil {

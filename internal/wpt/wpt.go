@@ -5,7 +5,9 @@
 // Package wpt reads the browsers' URL parsing suite, web-platform-tests
 // url/resources/urltestdata.json, vendored as testdata/wpt-urltestdata.json
 // (see testdata/README.md). The tests of every package use it as hostile
-// input, as fuzz seeds, and for the host a browser sees.
+// input, as fuzz seeds, and for the host a browser sees; each reads it
+// through Cases, Inputs or Hosts, which stop the test if the file cannot be
+// read.
 package wpt
 
 import (
@@ -13,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"testing"
 )
 
 // Case is one case of the suite. A case with Failure set is one a browser
@@ -28,9 +31,47 @@ type Case struct {
 	Failure  bool    `json:"failure"`
 }
 
-// Cases returns every case of the suite, in order. The file's strings,
+// Cases returns every case of the suite, in order, or stops tb if the file
+// cannot be read.
+func Cases(tb testing.TB) []Case {
+	tb.Helper()
+	cases, err := read()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return cases
+}
+
+// Inputs returns the non-empty inputs of the suite, in order, as fuzz seeds
+// and hostile inputs.
+func Inputs(tb testing.TB) []string {
+	tb.Helper()
+	var out []string
+	for _, c := range Cases(tb) {
+		if c.Input != "" {
+			out = append(out, c.Input)
+		}
+	}
+	return out
+}
+
+// Hosts returns the inputs of the suite and the hostnames a browser reads
+// from them, in order, as hostile and unusual domains.
+func Hosts(tb testing.TB) []string {
+	tb.Helper()
+	var out []string
+	for _, c := range Cases(tb) {
+		out = append(out, c.Input)
+		if c.Hostname != "" {
+			out = append(out, c.Hostname)
+		}
+	}
+	return out
+}
+
+// read returns every case of the suite, in order. The file's strings,
 // which are comments, are skipped.
-func Cases() ([]Case, error) {
+func read() ([]Case, error) {
 	_, file, _, _ := runtime.Caller(0)
 	data, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "..", "testdata", "wpt-urltestdata.json"))
 	if err != nil {
@@ -52,16 +93,4 @@ func Cases() ([]Case, error) {
 		cases = append(cases, c)
 	}
 	return cases, nil
-}
-
-// Inputs returns the non-empty inputs of the suite, in order.
-func Inputs() ([]string, error) {
-	cases, err := Cases()
-	var out []string
-	for _, c := range cases {
-		if c.Input != "" {
-			out = append(out, c.Input)
-		}
-	}
-	return out, err
 }
