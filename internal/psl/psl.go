@@ -43,7 +43,7 @@ var edges = sync.OnceValue(func() []uint16 {
 			if n++; n > edgeMask/2 {
 				panic("psl: edge table over half full; grow edgeMask")
 			}
-			clo, chi := childRange(f)
+			clo, chi, _, _ := childInfo(f)
 			walk(f, clo, chi)
 		}
 	}
@@ -78,15 +78,22 @@ func lookup[T ~string | ~[]byte](t []uint16, parent uint32, label T, lo, hi uint
 	return notFound
 }
 
-// childRange returns the children [lo, hi) of node f.
-func childRange(f uint32) (lo, hi uint32) {
+// childInfo decodes the children entry of node f, as x/net lays it out:
+// its children are the nodes [lo, hi); nodeType is nodeTypeNormal for a
+// rule, nodeTypeException for an exception rule ("!"), else neither; and
+// wildcard reports a wildcard rule ("*") under f.
+func childInfo(f uint32) (lo, hi, nodeType uint32, wildcard bool) {
 	u := uint32(nodes.get(f) >> (nodesBitsTextOffset + nodesBitsTextLength))
 	u >>= nodesBitsICANN
 	u = children.get(u & (1<<nodesBitsChildren - 1))
 	lo = u & (1<<childrenBitsLo - 1)
 	u >>= childrenBitsLo
 	hi = u & (1<<childrenBitsHi - 1)
-	return lo, hi
+	u >>= childrenBitsHi
+	nodeType = u & (1<<childrenBitsNodeType - 1)
+	u >>= childrenBitsNodeType
+	wildcard = u&(1<<childrenBitsWildcard-1) != 0
+	return lo, hi, nodeType, wildcard
 }
 
 // MaxLabels bounds the number of labels of a public suffix: the depth of
@@ -133,22 +140,15 @@ loop:
 		}
 		parent = f
 
-		u := uint32(nodes.get(f) >> (nodesBitsTextOffset + nodesBitsTextLength))
-		u >>= nodesBitsICANN
-		u = children.get(u & (1<<nodesBitsChildren - 1))
-		lo = u & (1<<childrenBitsLo - 1)
-		u >>= childrenBitsLo
-		hi = u & (1<<childrenBitsHi - 1)
-		u >>= childrenBitsHi
-		switch u & (1<<childrenBitsNodeType - 1) {
+		var nodeType uint32
+		lo, hi, nodeType, wildcard = childInfo(f)
+		switch nodeType {
 		case nodeTypeNormal:
 			suffix = 1 + dot
 		case nodeTypeException:
 			suffix = 1 + len(s)
 			break loop
 		}
-		u >>= childrenBitsNodeType
-		wildcard = u&(1<<childrenBitsWildcard-1) != 0
 
 		if dot == -1 {
 			break

@@ -106,7 +106,7 @@ func TestEdges(t *testing.T) {
 			if got := lookup(tab, parent, nodeLabel(f), lo, hi); got != f {
 				t.Fatalf("lookup(%d, %q) = %d, want %d", parent, nodeLabel(f), got, f)
 			}
-			clo, chi := childRange(f)
+			clo, chi, _, _ := childInfo(f)
 			walk(f, clo, chi)
 		}
 	}
@@ -172,15 +172,9 @@ func TestMaxLabels(t *testing.T) {
 	walk = func(lo, hi uint32, depth int) int {
 		most := 0
 		for f := lo; f < hi; f++ {
-			u := uint32(nodes.get(f) >> (nodesBitsTextOffset + nodesBitsTextLength))
-			u >>= nodesBitsICANN
-			u = children.get(u & (1<<nodesBitsChildren - 1))
-			clo := u & (1<<childrenBitsLo - 1)
-			u >>= childrenBitsLo
-			chi := u & (1<<childrenBitsHi - 1)
-			u >>= childrenBitsHi + childrenBitsNodeType
+			clo, chi, _, wildcard := childInfo(f)
 			d := depth
-			if u&(1<<childrenBitsWildcard-1) != 0 {
+			if wildcard {
 				d++
 			}
 			most = max(most, d, walk(clo, chi, depth+1))
