@@ -246,42 +246,9 @@ func bytesIndexDot(b []byte) int {
 }
 
 // simpleIDNRune reports whether r is one of the letters of common scripts
-// that [appendSimpleIDN] encodes itself: Latin-1 lowercase letters (ß to ÿ,
-// but not ÷), Greek lowercase letters with and without tonos (ά to ώ),
-// Cyrillic lowercase letters (а to џ), Hiragana (ぁ to ゖ), Katakana (ァ to
-// ヺ), Hangul syllables (가 to 힣) and the CJK unified ideographs of Unicode
-// 1.1 (一 to 龥). Each is valid under UTS #46, maps to itself, and is a
-// starter of bidi class L.
+// that [appendSimpleIDN] encodes itself: the rule is [host.Simple]'s.
 func simpleIDNRune(r rune) bool {
-	switch {
-	case r < 0xDF:
-		return false
-	case r <= 0xFF:
-		return r != 0xF7
-	case r < 0x3AC:
-		return false
-	case r <= 0x3CE:
-		return true
-	case r < 0x430:
-		return false
-	case r <= 0x45F:
-		return true
-	case r < 0x3041:
-		return false
-	case r <= 0x3096:
-		return true
-	case r < 0x30A1:
-		return false
-	case r <= 0x30FA:
-		return true
-	case r < 0x4E00:
-		return false
-	case r <= 0x9FA5:
-		return true
-	case r < 0xAC00:
-		return false
-	}
-	return r <= 0xD7A3
+	return host.Simple(r)
 }
 
 // parseIPv4 parses h as an IPv4 address as the WHATWG URL standard's IPv4
