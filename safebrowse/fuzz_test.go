@@ -199,25 +199,9 @@ func stepsOneTwoSlow(in string) (string, bool) {
 // hostAsReadSlow returns the host of s as the slow oracle reads it,
 // before unescaping, or false if s has a non-hierarchical scheme.
 func hostAsReadSlow(s string) (string, bool) {
-	rest := s
-	if len(s) >= 2 && strings.ContainsRune(`/\`, rune(s[0])) && strings.ContainsRune(`/\`, rune(s[1])) {
-		rest = s[2:]
-	} else if m := slowScheme.FindStringSubmatch(s); m != nil {
-		sc := strings.ToLower(m[1])
-		switch {
-		case sc == "http" || sc == "https" || sc == "ftp" || sc == "ws" || sc == "wss":
-			rest = m[2]
-			for range 2 {
-				if strings.HasPrefix(rest, "/") || strings.HasPrefix(rest, `\`) {
-					rest = rest[1:]
-				}
-			}
-		case strings.HasPrefix(m[2], "//"):
-			rest = m[2][2:]
-		case slowPort.MatchString(m[2]):
-		default:
-			return "", false
-		}
+	_, rest, _, ok := schemeSlow(s)
+	if !ok {
+		return "", false
 	}
 	if i := strings.IndexAny(rest, `/\?`); i >= 0 {
 		rest = rest[:i]

@@ -240,7 +240,7 @@ func TestURLExpressionsBreak(t *testing.T) {
 // TestHashesLinear checks that URL to hashes costs linear time: thirty
 // expressions of a long URL hash at most thirty times its length.
 func TestHashesLinear(t *testing.T) {
-	measure := func(n int) time.Duration {
+	checkLinear(t, 20000, 20*time.Millisecond, func(n int) time.Duration {
 		in := "http://" + strings.Repeat("a.", n/2) + "example.com" + strings.Repeat("/b", n/2) + "?" + strings.Repeat("q", n)
 		dst := make([]Hash, 0, MaxExpressions)
 		start := time.Now()
@@ -254,17 +254,7 @@ func TestHashesLinear(t *testing.T) {
 			}
 		}
 		return time.Since(start)
-	}
-	measure(1000) // warm up
-	// 10x the input may cost 10x the time; allow noise, not n². The
-	// machine may be busy: a measure is retried up to five times.
-	var small, large time.Duration
-	for range 5 {
-		if small, large = measure(20000), measure(200000); large <= 40*small+20*time.Millisecond {
-			return
-		}
-	}
-	t.Errorf("10x input took %v vs %v: not linear", large, small)
+	})
 }
 
 func FuzzHashes(f *testing.F) {

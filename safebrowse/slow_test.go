@@ -51,34 +51,47 @@ func canonicalSlow(rawURL string) (string, error) {
 	return canonicalSlowFrom(s, true)
 }
 
+// schemeSlow reads the scheme of s as a browser does (decision a). It
+// returns the scheme, "http" if s spells none out; the rest of s after the
+// scheme and its slashes; whether s spelled the scheme out; and false for
+// a scheme that is not hierarchical.
+func schemeSlow(s string) (scheme, rest string, read, ok bool) {
+	if len(s) >= 2 && strings.ContainsRune(`/\`, rune(s[0])) && strings.ContainsRune(`/\`, rune(s[1])) {
+		// Scheme-relative: a host, with no scheme.
+		return "http", s[2:], false, true
+	}
+	m := slowScheme.FindStringSubmatch(s)
+	if m == nil {
+		return "http", s, false, true
+	}
+	sc := strings.ToLower(m[1])
+	switch {
+	case sc == "http" || sc == "https" || sc == "ftp" || sc == "ws" || sc == "wss":
+		rest = m[2]
+		for range 2 {
+			if strings.HasPrefix(rest, "/") || strings.HasPrefix(rest, `\`) {
+				rest = rest[1:]
+			}
+		}
+		return sc, rest, true, true
+	case strings.HasPrefix(m[2], "//"):
+		return sc, m[2][2:], true, true
+	case slowPort.MatchString(m[2]):
+		// A host and port with no scheme.
+		return "http", s, false, true
+	}
+	return "", "", false, false
+}
+
 // canonicalSlowFrom is canonicalSlow after step 2. When raw is false, s is
 // the unescaped input of decision g, read without applying it again.
 func canonicalSlowFrom(s string, raw bool) (string, error) {
 	if s == "" {
 		return "", ErrNoHost
 	}
-	// Decision a: the scheme, as a browser reads it.
-	scheme, rest, schemeRead := "http", s, false
-	if len(s) >= 2 && strings.ContainsRune(`/\`, rune(s[0])) && strings.ContainsRune(`/\`, rune(s[1])) {
-		// Scheme-relative: a host, with no scheme.
-		rest = s[2:]
-	} else if m := slowScheme.FindStringSubmatch(s); m != nil {
-		sc := strings.ToLower(m[1])
-		switch {
-		case sc == "http" || sc == "https" || sc == "ftp" || sc == "ws" || sc == "wss":
-			scheme, rest, schemeRead = sc, m[2], true
-			for range 2 {
-				if strings.HasPrefix(rest, "/") || strings.HasPrefix(rest, `\`) {
-					rest = rest[1:]
-				}
-			}
-		case strings.HasPrefix(m[2], "//"):
-			scheme, rest, schemeRead = sc, m[2][2:], true
-		case slowPort.MatchString(m[2]):
-			// A host and port with no scheme.
-		default:
-			return "", ErrScheme
-		}
+	scheme, rest, schemeRead, ok := schemeSlow(s)
+	if !ok {
+		return "", ErrScheme
 	}
 	// Decision b: the authority, as a browser reads it.
 	auth, rest := rest, ""
