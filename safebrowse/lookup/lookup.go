@@ -158,11 +158,7 @@ func (c *Client) plan(q *query) {
 		}
 		// Real-Time step 3 (in the caller): every prefix the cache did not
 		// answer goes to the server, whether or not a local list holds it.
-		for i := range n {
-			if q.entries[i] == nil {
-				q.need |= 1 << i
-			}
-		}
+		q.needUncached()
 		return
 	}
 	if c.mode == NoStorage {
@@ -171,11 +167,7 @@ func (c *Client) plan(q *query) {
 			return
 		}
 		// No-Storage step 2 (in the caller): the rest goes to the server.
-		for i := range n {
-			if q.entries[i] == nil {
-				q.need |= 1 << i
-			}
-		}
+		q.needUncached()
 		return
 	}
 	// Local List step 1: the cache.
@@ -189,6 +181,17 @@ func (c *Client) plan(q *query) {
 			if q.need&(1<<i) == 0 && q.entries[i] == nil && l.Contains(q.hashes[i][:]) {
 				q.need |= 1 << i
 			}
+		}
+	}
+}
+
+// needUncached sets q.need to every hash whose prefix the cache did not
+// answer: the Real-Time and No-Storage procedures send them all to the
+// server.
+func (q *query) needUncached() {
+	for i := range q.hashes {
+		if q.entries[i] == nil {
+			q.need |= 1 << i
 		}
 	}
 }

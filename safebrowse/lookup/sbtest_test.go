@@ -31,6 +31,21 @@ func newClient(t *testing.T, s *sbtest.Server, cfg lookup.Config) *lookup.Client
 	return c
 }
 
+// evilClient starts sbtest with evil.example/ in se-4b, and returns it
+// with a client that has fetched its lists once. Both close when the test
+// ends.
+func evilClient(t *testing.T, opts ...sbtest.Option) (*sbtest.Server, *lookup.Client) {
+	t.Helper()
+	s := sbtest.NewServer(opts...)
+	t.Cleanup(s.Close)
+	s.Add("se-4b", "evil.example/")
+	c := newClient(t, s, lookup.Config{})
+	if err := c.Update(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return s, c
+}
+
 func threats(v lookup.Verdict) []string {
 	var out []string
 	for _, t := range v.Threats {
@@ -134,11 +149,7 @@ func TestPartialUpdates(t *testing.T) {
 func TestFaults(t *testing.T) {
 	ctx := context.Background()
 	t.Run("503 on search", func(t *testing.T) {
-		s := sbtest.NewServer()
-		defer s.Close()
-		s.Add("se-4b", "evil.example/")
-		c := newClient(t, s, lookup.Config{})
-		c.Update(ctx)
+		s, c := evilClient(t)
 		s.Inject(sbtest.Fault{Endpoint: "hashes:search", Status: 503})
 		v, err := c.Lookup(ctx, "http://evil.example/")
 		var se *lookup.StatusError
@@ -150,22 +161,14 @@ func TestFaults(t *testing.T) {
 		}
 	})
 	t.Run("garbage search reply", func(t *testing.T) {
-		s := sbtest.NewServer()
-		defer s.Close()
-		s.Add("se-4b", "evil.example/")
-		c := newClient(t, s, lookup.Config{})
-		c.Update(ctx)
+		s, c := evilClient(t)
 		s.Inject(sbtest.Fault{Endpoint: "hashes:search", Garbage: true})
 		if _, err := c.Lookup(ctx, "http://evil.example/"); !errors.Is(err, lookup.ErrCorruptReply) {
 			t.Errorf("err = %v, want ErrCorruptReply", err)
 		}
 	})
 	t.Run("latency and a timeout", func(t *testing.T) {
-		s := sbtest.NewServer()
-		defer s.Close()
-		s.Add("se-4b", "evil.example/")
-		c := newClient(t, s, lookup.Config{})
-		c.Update(ctx)
+		s, c := evilClient(t)
 		s.Inject(sbtest.Fault{Endpoint: "hashes:search", Latency: time.Minute})
 		tctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 		defer cancel()
@@ -174,13 +177,7 @@ func TestFaults(t *testing.T) {
 		}
 	})
 	t.Run("bad checksum", func(t *testing.T) {
-		s := sbtest.NewServer(sbtest.WithMinimumWait(0))
-		defer s.Close()
-		s.Add("se-4b", "evil.example/")
-		c := newClient(t, s, lookup.Config{})
-		if err := c.Update(ctx); err != nil {
-			t.Fatal(err)
-		}
+		s, c := evilClient(t, sbtest.WithMinimumWait(0))
 		s.Add("se-4b", "new.example/")
 		s.Inject(sbtest.Fault{BadChecksum: true, Times: 1})
 		if err := c.Update(ctx); !errors.Is(err, hashlist.ErrChecksum) {

@@ -134,13 +134,22 @@ func TestUpdateBackoff(t *testing.T) {
 	}
 }
 
-// TestBackoffGrows: consecutive failures double the wait; a success resets.
-func TestBackoffGrows(t *testing.T) {
+// failingClient returns a server whose se-4b list answers 503 until its
+// handle is cleared, and a client of that list on a fake clock, with no
+// jitter, so that the back-off waits are exact.
+func failingClient(t *testing.T) (*testServer, *Client, *fakeClock) {
+	t.Helper()
 	s := newTestServer(t)
 	setList(s, "se-4b", listOf(t, "se-4b", "v1", 0))
 	s.handle = func(w http.ResponseWriter, r *http.Request) { http.Error(w, "x", http.StatusServiceUnavailable) }
 	c, clk := newTestClient(t, Config{BaseURL: s.URL, Lists: []string{"se-4b"}})
 	c.rand = func() float64 { return 0 }
+	return s, c, clk
+}
+
+// TestBackoffGrows: consecutive failures double the wait; a success resets.
+func TestBackoffGrows(t *testing.T) {
+	s, c, clk := failingClient(t)
 	for n, want := range []time.Duration{15 * time.Minute, 30 * time.Minute, time.Hour} {
 		start := clk.now()
 		c.Update(bg)
@@ -263,11 +272,7 @@ func TestRunLogs(t *testing.T) {
 // TestRunBacksOff: Run obeys the back-off as Update does: it sleeps until
 // the back-off ends, never hammering a failing server.
 func TestRunBacksOff(t *testing.T) {
-	s := newTestServer(t)
-	setList(s, "se-4b", listOf(t, "se-4b", "v1", 0))
-	s.handle = func(w http.ResponseWriter, r *http.Request) { http.Error(w, "x", http.StatusServiceUnavailable) }
-	c, clk := newTestClient(t, Config{BaseURL: s.URL, Lists: []string{"se-4b"}})
-	c.rand = func() float64 { return 0 }
+	s, c, clk := failingClient(t)
 	ctx, cancel := context.WithCancel(bg)
 	var waits []time.Duration
 	c.sleep = func(ctx context.Context, d time.Duration) error {
