@@ -150,6 +150,11 @@ func (s *testServer) set(f func(*testServer)) {
 	f(s)
 }
 
+// unavailable is a handle for a server that is down: every request gets 503.
+func unavailable(w http.ResponseWriter, r *http.Request) {
+	http.Error(w, "down", http.StatusServiceUnavailable)
+}
+
 // durationMsg is a google.protobuf.Duration.
 func durationMsg(d time.Duration) []byte {
 	var b []byte

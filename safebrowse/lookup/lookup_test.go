@@ -343,9 +343,7 @@ func TestFailureKeepsCache(t *testing.T) {
 	if _, err := c.Lookup(bg, "http://evil.example/"); err != nil {
 		t.Fatal(err)
 	}
-	s.set(func(s *testServer) {
-		s.handle = func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) }
-	})
+	s.set(func(s *testServer) { s.handle = unavailable })
 	// evil.example/ is cached (a canary hit is a hit), so no request.
 	v, err := c.Lookup(bg, "http://a.evil.example/")
 	if err != nil || !reflect.DeepEqual(short(v), []string{"MALWARE evil.example/ CANARY"}) {
@@ -359,9 +357,7 @@ func TestSearchBackoff(t *testing.T) {
 	s := newTestServer(t)
 	s.add("evil.example/", detailMsg(Malware))
 	c, clk := readyClient(t, s, LocalList, map[string][]string{"se-4b": {"evil.example/"}})
-	s.set(func(s *testServer) {
-		s.handle = func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) }
-	})
+	s.set(func(s *testServer) { s.handle = unavailable })
 	var se *StatusError
 	if _, err := c.Lookup(bg, "http://evil.example/"); !errors.As(err, &se) || se.StatusCode != 503 {
 		t.Fatalf("err = %v, want a StatusError 503", err)
@@ -534,9 +530,7 @@ func TestLookupAllFailure(t *testing.T) {
 	s := newTestServer(t)
 	s.add("evil.example/", detailMsg(Malware))
 	c, _ := readyClient(t, s, LocalList, map[string][]string{"se-4b": {"evil.example/"}})
-	s.set(func(s *testServer) {
-		s.handle = func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) }
-	})
+	s.set(func(s *testServer) { s.handle = unavailable })
 	vs, err := c.LookupAll(bg, []string{"http://good.example/", "http://evil.example/"})
 	if err == nil || !strings.Contains(err.Error(), "URL 1:") || strings.Contains(err.Error(), "URL 0:") {
 		t.Errorf("err = %v, want an error for URL 1 only", err)

@@ -93,7 +93,7 @@ func TestUpdateBackoff(t *testing.T) {
 		handle http.HandlerFunc
 	}{
 		// Service unavailable.
-		{"503", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "x", http.StatusServiceUnavailable) }},
+		{"503", unavailable},
 		// Too many requests.
 		{"429", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "x", http.StatusTooManyRequests) }},
 		// A body that is not a message.
@@ -141,7 +141,7 @@ func failingClient(t *testing.T) (*testServer, *Client, *fakeClock) {
 	t.Helper()
 	s := newTestServer(t)
 	setList(s, "se-4b", listOf(t, "se-4b", "v1", 0))
-	s.handle = func(w http.ResponseWriter, r *http.Request) { http.Error(w, "x", http.StatusServiceUnavailable) }
+	s.handle = unavailable
 	c, clk := newTestClient(t, Config{BaseURL: s.URL, Lists: []string{"se-4b"}})
 	c.rand = func() float64 { return 0 }
 	return s, c, clk
@@ -231,6 +231,25 @@ func TestBatchMatching(t *testing.T) {
 	}
 }
 
+// runWaits runs c until its nth sleep, each sleep before it passing at once
+// on clk, and returns the waits Run asked for and the error it returned.
+func runWaits(c *Client, clk *fakeClock, n int) ([]time.Duration, error) {
+	ctx, cancel := context.WithCancel(bg)
+	defer cancel()
+	var waits []time.Duration
+	c.sleep = func(ctx context.Context, d time.Duration) error {
+		waits = append(waits, d)
+		if len(waits) == n {
+			cancel()
+			return ctx.Err()
+		}
+		clk.advance(d)
+		return nil
+	}
+	err := c.Run(ctx)
+	return waits, err
+}
+
 // TestRunLogs: Run updates, logs each update with the list, its counts and
 // its wait, and sleeps until the next list is due.
 func TestRunLogs(t *testing.T) {
@@ -240,18 +259,8 @@ func TestRunLogs(t *testing.T) {
 	}
 	var logs syncBuffer
 	c, clk := newTestClient(t, Config{BaseURL: s.URL, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-	ctx, cancel := context.WithCancel(bg)
-	var waits []time.Duration
-	c.sleep = func(ctx context.Context, d time.Duration) error {
-		waits = append(waits, d)
-		if len(waits) == 3 {
-			cancel()
-			return ctx.Err()
-		}
-		clk.advance(d)
-		return nil
-	}
-	if err := c.Run(ctx); !errors.Is(err, context.Canceled) {
+	waits, err := runWaits(c, clk, 3)
+	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Run = %v, want context.Canceled", err)
 	}
 	for i, w := range waits {
@@ -273,18 +282,7 @@ func TestRunLogs(t *testing.T) {
 // the back-off ends, never hammering a failing server.
 func TestRunBacksOff(t *testing.T) {
 	s, c, clk := failingClient(t)
-	ctx, cancel := context.WithCancel(bg)
-	var waits []time.Duration
-	c.sleep = func(ctx context.Context, d time.Duration) error {
-		waits = append(waits, d)
-		if len(waits) == 3 {
-			cancel()
-			return ctx.Err()
-		}
-		clk.advance(d)
-		return nil
-	}
-	c.Run(ctx)
+	waits, _ := runWaits(c, clk, 3)
 	want := []time.Duration{15 * time.Minute, 30 * time.Minute, time.Hour}
 	if len(waits) != 3 || waits[0] != want[0] || waits[1] != want[1] || waits[2] != want[2] {
 		t.Errorf("waits %v, want %v", waits, want)
