@@ -443,9 +443,7 @@ func FuzzDomainPrefix(f *testing.F) {
 	for _, tt := range prefixTests {
 		f.Add(tt.in)
 	}
-	for _, s := range wpt.Hosts(f) {
-		f.Add(s)
-	}
+	wpt.AddHosts(f)
 	for _, s := range aLabelHosts {
 		f.Add(s)
 	}

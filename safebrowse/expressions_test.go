@@ -363,9 +363,7 @@ func FuzzExpressions(f *testing.F) {
 	for _, tt := range expandTests {
 		f.Add("http://" + tt.host + tt.pathQuery)
 	}
-	for _, s := range wpt.Inputs(f) {
-		f.Add(s)
-	}
+	wpt.AddInputs(f)
 	f.Fuzz(func(t *testing.T, in string) {
 		buf, p, cerr := appendCanonical(nil, in)
 		for _, r := range []HostRule{HostsV5, HostsV4} {

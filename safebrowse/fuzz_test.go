@@ -59,9 +59,7 @@ func fuzzCorpus(f *testing.F) {
 	for _, s := range corpus(f) {
 		f.Add(s)
 	}
-	for _, c := range wpt.Cases(f) {
-		f.Add(c.Input)
-	}
+	wpt.AddInputs(f)
 }
 
 // FuzzCanonicalize checks the properties every canonical URL has: nothing

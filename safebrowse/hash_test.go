@@ -261,9 +261,7 @@ func FuzzHashes(f *testing.F) {
 	for _, tt := range expressionsTests {
 		f.Add(tt.in)
 	}
-	for _, s := range wpt.Inputs(f) {
-		f.Add(s)
-	}
+	wpt.AddInputs(f)
 	f.Fuzz(func(t *testing.T, in string) {
 		for _, r := range []HostRule{HostsV5, HostsV4} {
 			checkHashes(t, r, in)

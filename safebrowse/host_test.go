@@ -12,6 +12,26 @@ import (
 	"github.com/urlspec/urlspec/internal/host"
 )
 
+// ipv4 is the address parseIPv4 reads in h, dotted-decimal, or "" if h is
+// not IPv4.
+func ipv4(h string) string {
+	a, ok := parseIPv4([]byte(h))
+	if !ok {
+		return ""
+	}
+	return string(appendIPv4(nil, a))
+}
+
+// ipv6 is the address parseIPv6 reads in h, as net/netip writes it, or ""
+// if h is not IPv6.
+func ipv6(h string) string {
+	a, ok := parseIPv6([]byte(h))
+	if !ok {
+		return ""
+	}
+	return netip.AddrFrom16(a).String()
+}
+
 func TestParseIPv4(t *testing.T) {
 	tests := []struct {
 		in   string
@@ -64,13 +84,8 @@ func TestParseIPv4(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			a, ok := parseIPv4([]byte(tt.in))
-			got := ""
-			if ok {
-				got = string(appendIPv4(nil, a))
-			}
-			if got != tt.want {
-				t.Errorf("parseIPv4(%q) = %q, %v; want %q", tt.in, got, ok, tt.want)
+			if got := ipv4(tt.in); got != tt.want {
+				t.Errorf("parseIPv4(%q) = %q; want %q", tt.in, got, tt.want)
 			}
 			if slow, _ := parseIPv4Slow(tt.in); slow != tt.want {
 				t.Errorf("parseIPv4Slow(%q) = %q; want %q", tt.in, slow, tt.want)
@@ -135,13 +150,8 @@ func TestParseIPv6(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			a, ok := parseIPv6([]byte(tt.in))
-			got := ""
-			if ok {
-				got = netip.AddrFrom16(a).String()
-			}
-			if got != tt.want {
-				t.Errorf("parseIPv6(%q) = %q, %v; want %q", tt.in, got, ok, tt.want)
+			if got := ipv6(tt.in); got != tt.want {
+				t.Errorf("parseIPv6(%q) = %q; want %q", tt.in, got, tt.want)
 			}
 		})
 	}
@@ -175,13 +185,8 @@ func FuzzParseIPv4(f *testing.F) {
 		if strings.Contains(s, "..") || strings.HasPrefix(s, ".") || strings.HasSuffix(s, ".") {
 			return // host steps 1 and 2 remove empty parts first
 		}
-		a, ok := parseIPv4([]byte(s))
-		got := ""
-		if ok {
-			got = string(appendIPv4(nil, a))
-		}
-		if want, _ := parseIPv4Slow(s); got != want {
-			t.Fatalf("parseIPv4(%q) = %q; parseIPv4Slow = %q", s, got, want)
+		if want, _ := parseIPv4Slow(s); ipv4(s) != want {
+			t.Fatalf("parseIPv4(%q) = %q; parseIPv4Slow = %q", s, ipv4(s), want)
 		}
 	})
 }

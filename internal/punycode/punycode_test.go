@@ -91,12 +91,32 @@ func TestEncodeRFCSamples(t *testing.T) {
 	}
 }
 
+// codingTest is a row of TestDecode or TestEncode.
+type codingTest struct {
+	in      string
+	want    string
+	wantErr error
+}
+
+// runCodingTests runs each row through f, called fname in failures. A
+// subtest is named after the first 40 bytes of its input.
+func runCodingTests(t *testing.T, fname string, f func(string) (string, error), tests []codingTest) {
+	for _, tt := range tests {
+		name := tt.in
+		if len(name) > 40 {
+			name = name[:40] + "..."
+		}
+		t.Run(name, func(t *testing.T) {
+			got, err := f(tt.in)
+			if !errors.Is(err, tt.wantErr) || got != tt.want {
+				t.Errorf("%s(%q) = %+q, %v; want %+q, %v", fname, tt.in, got, err, tt.want, tt.wantErr)
+			}
+		})
+	}
+}
+
 func TestDecode(t *testing.T) {
-	tests := []struct {
-		in      string
-		want    string
-		wantErr error
-	}{
+	runCodingTests(t, "Decode", Decode, []codingTest{
 		// The empty string encodes the empty string.
 		{"", "", nil},
 		// Only basic code points: everything before the last delimiter.
@@ -136,19 +156,7 @@ func TestDecode(t *testing.T) {
 		{strings.Repeat("a", MaxLen+1), "", ErrTooLong},
 		// MaxLen itself is accepted.
 		{strings.Repeat("a", MaxLen-1) + "-", strings.Repeat("a", MaxLen-1), nil},
-	}
-	for _, tt := range tests {
-		name := tt.in
-		if len(name) > 40 {
-			name = name[:40] + "..."
-		}
-		t.Run(name, func(t *testing.T) {
-			got, err := Decode(tt.in)
-			if !errors.Is(err, tt.wantErr) || got != tt.want {
-				t.Errorf("Decode(%q) = %+q, %v; want %+q, %v", tt.in, got, err, tt.want, tt.wantErr)
-			}
-		})
-	}
+	})
 }
 
 // TestDecodeNeverBasic covers the section 6.2 rule "if n is a basic code
@@ -186,11 +194,7 @@ func TestDecodeNeverBasic(t *testing.T) {
 }
 
 func TestEncode(t *testing.T) {
-	tests := []struct {
-		in      string
-		want    string
-		wantErr error
-	}{
+	runCodingTests(t, "Encode", Encode, []codingTest{
 		// The empty string encodes as the empty string.
 		{"", "", nil},
 		// Only basic code points: copied, then a delimiter.
@@ -222,19 +226,7 @@ func TestEncode(t *testing.T) {
 		{strings.Repeat("a", 62) + "ü", strings.Repeat("a", 62) + "-8og", nil},
 		// 65 bytes, the fewest that take the MaxLen buffer.
 		{strings.Repeat("a", 63) + "ü", strings.Repeat("a", 63) + "-tsg", nil},
-	}
-	for _, tt := range tests {
-		name := tt.in
-		if len(name) > 40 {
-			name = name[:40] + "..."
-		}
-		t.Run(name, func(t *testing.T) {
-			got, err := Encode(tt.in)
-			if !errors.Is(err, tt.wantErr) || got != tt.want {
-				t.Errorf("Encode(%q) = %q, %v; want %q, %v", tt.in, got, err, tt.want, tt.wantErr)
-			}
-		})
-	}
+	})
 }
 
 func TestAppendKeepsDstOnError(t *testing.T) {

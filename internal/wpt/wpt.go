@@ -69,6 +69,22 @@ func Hosts(tb testing.TB) []string {
 	return out
 }
 
+// AddInputs adds each of Inputs to f's seed corpus.
+func AddInputs(f *testing.F) {
+	f.Helper()
+	for _, s := range Inputs(f) {
+		f.Add(s)
+	}
+}
+
+// AddHosts adds each of Hosts to f's seed corpus.
+func AddHosts(f *testing.F) {
+	f.Helper()
+	for _, s := range Hosts(f) {
+		f.Add(s)
+	}
+}
+
 // read returns every case of the suite, in order. The file's strings,
 // which are comments, are skipped.
 func read() ([]Case, error) {
