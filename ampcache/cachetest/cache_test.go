@@ -145,16 +145,23 @@ func noFollow(s *cachetest.Server) *http.Client {
 	return &c
 }
 
+// newServer starts a Server in front of the publisher, closed when tb
+// ends.
+func newServer(tb testing.TB, opts ...cachetest.Option) *cachetest.Server {
+	tb.Helper()
+	s, err := cachetest.NewServer(publisher(), opts...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(s.Close)
+	return s
+}
+
 // origins runs f with the publisher given both ways: as a handler, and as
 // the base URL of a server on loopback.
 func origins(t *testing.T, opts []cachetest.Option, f func(t *testing.T, s *cachetest.Server)) {
 	t.Run("handler", func(t *testing.T) {
-		s, err := cachetest.NewServer(publisher(), opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		f(t, s)
+		f(t, newServer(t, opts...))
 	})
 	t.Run("url", func(t *testing.T) {
 		o := httptest.NewUnstartedServer(publisher())
@@ -372,11 +379,7 @@ func BenchmarkServeHTTP(b *testing.B) {
 // BenchmarkServer measures one request through the server's client, over
 // TLS on loopback.
 func BenchmarkServer(b *testing.B) {
-	s, err := cachetest.NewServer(publisher())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	s := newServer(b)
 	c := s.Client()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -43,11 +43,7 @@ func get(t *testing.T, c *http.Client, rawURL, host string) (*http.Response, str
 // The server's client follows the cache's redirects to the publisher's
 // own site, which the server answers with the origin.
 func TestServerClientFollows(t *testing.T) {
-	s, err := cachetest.NewServer(publisher())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := newServer(t)
 	if !strings.HasPrefix(s.URL, "https://127.0.0.1:") && !strings.HasPrefix(s.URL, "https://[::1]:") {
 		t.Errorf("URL = %q, want https on loopback", s.URL)
 	}
@@ -74,11 +70,7 @@ func TestServerClientFollows(t *testing.T) {
 // Certificate lets another client trust the server; a client that does not
 // trust it cannot connect.
 func TestServerCertificate(t *testing.T) {
-	s, err := cachetest.NewServer(publisher())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := newServer(t)
 	pool := x509.NewCertPool()
 	pool.AddCert(s.Certificate())
 	// Dial the listener by its address: the certificate also names 127.0.0.1.

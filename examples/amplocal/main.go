@@ -88,16 +88,21 @@ var requests = []struct{ why, url, origin string }{
 	{"the publisher's API, called by another site's page on the cache: 403", "https://www.example.com/api/items", "https://evil-com.cdn.ampproject.org"},
 }
 
+// newServer starts the local AMP Cache in front of the publisher.
+func newServer() (*cachetest.Server, error) {
+	site, err := publisher()
+	if err != nil {
+		return nil, err
+	}
+	return cachetest.NewServer(site)
+}
+
 func main() {
 	demo := flag.Bool("demo", false, "make the example requests, print them, and exit")
 	flag.Parse()
 	log.SetFlags(0)
 
-	site, err := publisher()
-	if err != nil {
-		log.Fatal(err)
-	}
-	s, err := cachetest.NewServer(site)
+	s, err := newServer()
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -7,18 +7,12 @@ package main
 import (
 	"strings"
 	"testing"
-
-	"github.com/urlspec/urlspec/ampcache/cachetest"
 )
 
 // The demo shows each behaviour of the cache with the status the spec
 // gives it.
 func TestDemo(t *testing.T) {
-	site, err := publisher()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := cachetest.NewServer(site)
+	s, err := newServer()
 	if err != nil {
 		t.Fatal(err)
 	}

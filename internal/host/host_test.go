@@ -72,11 +72,25 @@ func TestForbidden(t *testing.T) {
 	}
 }
 
+// predicateTest is a row of a test of a predicate on strings.
+type predicateTest struct {
+	in   string
+	want bool
+}
+
+// checkPredicate runs each row through f, called fname in failures.
+func checkPredicate(t *testing.T, fname string, f func(string) bool, tests []predicateTest) {
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			if got := f(tt.in); got != tt.want {
+				t.Errorf("%s(%q) = %v; want %v", fname, tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
 func TestIsASCII(t *testing.T) {
-	tests := []struct {
-		in   string
-		want bool
-	}{
+	checkPredicate(t, "IsASCII", IsASCII, []predicateTest{
 		// The empty string is ASCII.
 		{"", true},
 		// A short ASCII string, under one word.
@@ -91,14 +105,7 @@ func TestIsASCII(t *testing.T) {
 		{"é", false},
 		// DEL is ASCII.
 		{"\x7f", true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			if got := IsASCII(tt.in); got != tt.want {
-				t.Errorf("IsASCII(%q) = %v; want %v", tt.in, got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 func TestLower(t *testing.T) {
@@ -181,10 +188,7 @@ func TestPort(t *testing.T) {
 }
 
 func TestEndsInANumber(t *testing.T) {
-	tests := []struct {
-		in   string
-		want bool
-	}{
+	checkPredicate(t, "EndsInANumber", EndsInANumber, []predicateTest{
 		// A dotted-decimal IPv4 address.
 		{"1.2.3.4", true},
 		// One number is an IPv4 address too.
@@ -217,14 +221,7 @@ func TestEndsInANumber(t *testing.T) {
 		{".", false},
 		// Digits then a letter.
 		{"a.1a", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			if got := EndsInANumber(tt.in); got != tt.want {
-				t.Errorf("EndsInANumber(%q) = %v; want %v", tt.in, got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 // TestHex checks IsHex and Unhex on every byte against strconv, which reads
