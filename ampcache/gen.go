@@ -9,17 +9,21 @@
 // build-system/global-configs/caches.json. Run it with go generate after
 // copying a newer caches.json to data/, and update the -version flag of the
 // go:generate line in caches.go.
+//
+// It reads caches.json with ampcache.ParseCaches, the parser and checks
+// that users of the package call, so it builds the package it generates:
+// table.go must compile for it to run.
 package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"go/format"
 	"log"
 	"os"
-	"regexp"
+
+	"github.com/urlspec/urlspec/ampcache"
 )
 
 var (
@@ -28,24 +32,11 @@ var (
 	version = flag.String("version", "", "source and date of the caches.json, recorded as CachesVersion")
 )
 
-type cache struct {
-	ID                          string `json:"id"`
-	Name                        string `json:"name"`
-	Docs                        string `json:"docs"`
-	CacheDomain                 string `json:"cacheDomain"`
-	UpdateCacheAPIDomainSuffix  string `json:"updateCacheApiDomainSuffix"`
-	ThirdPartyFrameDomainSuffix string `json:"thirdPartyFrameDomainSuffix"`
-}
-
 // copyright starts table.go, as it starts every file of the module.
 const copyright = `// Copyright 2026 The urlspec Authors. All rights reserved.
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 `
-
-// hostName matches a lowercase host name of LDH labels whose last label is
-// not all digits; lengths are checked apart.
-var hostName = regexp.MustCompile(`^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z0-9]*[a-z]([a-z0-9-]*[a-z0-9])?$`)
 
 func main() {
 	log.SetPrefix("gen: ")
@@ -58,25 +49,9 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	var file struct {
-		Caches []cache `json:"caches"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&file); err != nil {
+	caches, err := ampcache.ParseCaches(data)
+	if err != nil {
 		log.Fatalf("%s: %v", *in, err)
-	}
-	if len(file.Caches) == 0 {
-		log.Fatalf("%s: no caches", *in)
-	}
-	ids, domains := map[string]bool{}, map[string]bool{}
-	for _, c := range file.Caches {
-		if c.ID == "" || ids[c.ID] {
-			log.Fatalf("%s: empty or duplicate id %q", *in, c.ID)
-		}
-		if len(c.CacheDomain) > 253 || !hostName.MatchString(c.CacheDomain) || domains[c.CacheDomain] {
-			log.Fatalf("%s: cache %q: cacheDomain %q is not a unique lowercase host name", *in, c.ID, c.CacheDomain)
-		}
-		ids[c.ID], domains[c.CacheDomain] = true, true
 	}
 
 	var b bytes.Buffer
@@ -85,7 +60,7 @@ func main() {
 	fmt.Fprintf(&b, "// CachesVersion records where and when the built-in list of caches, [Caches], was taken.\n")
 	fmt.Fprintf(&b, "const CachesVersion = %q\n\n", *version)
 	fmt.Fprintf(&b, "var builtinCaches = []Cache{\n")
-	for _, c := range file.Caches {
+	for _, c := range caches {
 		fmt.Fprintf(&b, "{\nID: %q,\nName: %q,\nDocs: %q,\nCacheDomain: %q,\nUpdateCacheAPIDomainSuffix: %q,\nThirdPartyFrameDomainSuffix: %q,\n},\n",
 			c.ID, c.Name, c.Docs, c.CacheDomain, c.UpdateCacheAPIDomainSuffix, c.ThirdPartyFrameDomainSuffix)
 	}
