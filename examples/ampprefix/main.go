@@ -18,9 +18,9 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/urlspec/urlspec/ampcache"
+	"github.com/urlspec/urlspec/examples/internal/input"
 )
 
 func main() {
@@ -36,21 +36,9 @@ func main() {
 		}
 		fmt.Fprintf(out, "%s\t%s\n", domain, prefix)
 	}
-	if len(os.Args) > 1 {
-		for _, d := range os.Args[1:] {
-			show(d)
-		}
-	} else {
-		sc := bufio.NewScanner(os.Stdin)
-		for sc.Scan() {
-			if line := strings.TrimSpace(sc.Text()); line != "" {
-				show(line)
-			}
-		}
-		if err := sc.Err(); err != nil {
-			fmt.Fprintln(os.Stderr, "ampprefix:", err)
-			failed = true
-		}
+	if err := input.Each(os.Args[1:], os.Stdin, show); err != nil {
+		fmt.Fprintln(os.Stderr, "ampprefix:", err)
+		failed = true
 	}
 	out.Flush()
 	if failed {

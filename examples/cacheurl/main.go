@@ -11,7 +11,7 @@
 //	printf 'https://example.com/\nhttp://點看.com/\n' | go run ./examples/cacheurl
 //
 // It reads URLs from its arguments, or one per line from standard input
-// when it has none. For each it prints the URL, then one indented line per
+// when it has none (blank lines are skipped). For each it prints the URL, then one indented line per
 // cache and serving type, "<TAB>cache id<TAB>serving<TAB>cache URL", or the
 // error. It exits with status 1 if any URL was invalid.
 package main
@@ -22,6 +22,7 @@ import (
 	"os"
 
 	"github.com/urlspec/urlspec/ampcache"
+	"github.com/urlspec/urlspec/examples/internal/input"
 )
 
 var servings = []ampcache.Serving{
@@ -54,19 +55,9 @@ func main() {
 			}
 		}
 	}
-	if len(os.Args) > 1 {
-		for _, u := range os.Args[1:] {
-			show(u)
-		}
-	} else {
-		sc := bufio.NewScanner(os.Stdin)
-		for sc.Scan() {
-			show(sc.Text())
-		}
-		if err := sc.Err(); err != nil {
-			fmt.Fprintln(os.Stderr, "cacheurl:", err)
-			failed = true
-		}
+	if err := input.Each(os.Args[1:], os.Stdin, show); err != nil {
+		fmt.Fprintln(os.Stderr, "cacheurl:", err)
+		failed = true
 	}
 	out.Flush()
 	if failed {

@@ -10,7 +10,7 @@
 //	printf 'www.google.com\nmailto:a@b\n' | go run ./examples/sbcanon
 //
 // It reads URLs from its arguments, or one per line from standard input
-// when it has none, and prints "url<TAB>canonical", or the error. It exits
+// when it has none (blank lines are skipped), and prints "url<TAB>canonical", or the error. It exits
 // with status 1 if any URL was invalid.
 package main
 
@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/urlspec/urlspec/examples/internal/input"
 	"github.com/urlspec/urlspec/safebrowse"
 )
 
@@ -37,20 +38,9 @@ func main() {
 		}
 		fmt.Fprintf(out, "%s\t%s\n", rawURL, buf)
 	}
-	if len(os.Args) > 1 {
-		for _, u := range os.Args[1:] {
-			show(u)
-		}
-	} else {
-		sc := bufio.NewScanner(os.Stdin)
-		sc.Buffer(nil, 2<<20+1)
-		for sc.Scan() {
-			show(sc.Text())
-		}
-		if err := sc.Err(); err != nil {
-			fmt.Fprintln(os.Stderr, "sbcanon:", err)
-			failed = true
-		}
+	if err := input.Each(os.Args[1:], os.Stdin, show); err != nil {
+		fmt.Fprintln(os.Stderr, "sbcanon:", err)
+		failed = true
 	}
 	out.Flush()
 	if failed {

@@ -30,6 +30,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/urlspec/urlspec/examples/internal/input"
 	"github.com/urlspec/urlspec/safebrowse"
 )
 
@@ -84,21 +85,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			status = 1
 		}
 	}
-
-	if fs.NArg() > 0 {
-		for _, url := range fs.Args() {
-			do(url)
-		}
-		return status
-	}
-	sc := bufio.NewScanner(stdin)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		if len(sc.Bytes()) > 0 {
-			do(sc.Text())
-		}
-	}
-	if err := sc.Err(); err != nil {
+	if err := input.Each(fs.Args(), stdin, do); err != nil {
 		w.Flush()
 		fmt.Fprintln(stderr, "sbhash: reading standard input:", err)
 		return 1

@@ -44,6 +44,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/urlspec/urlspec/examples/internal/input"
 	"github.com/urlspec/urlspec/safebrowse/lookup"
 	"github.com/urlspec/urlspec/safebrowse/sbtest"
 )
@@ -131,26 +132,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			w.WriteString(line(urls[i], v))
 		}
 	}
-	if fs.NArg() > 0 {
-		check(fs.Args())
-		return status
-	}
-	sc := bufio.NewScanner(stdin)
-	sc.Buffer(nil, 1<<20)
+	// URLs go to LookupAll 100 at a time.
 	var batch []string
-	for sc.Scan() {
-		if t := strings.TrimSpace(sc.Text()); t != "" {
-			batch = append(batch, t)
-		}
-		if len(batch) == 100 {
+	err = input.Each(fs.Args(), stdin, func(url string) {
+		if batch = append(batch, url); len(batch) == 100 {
 			check(batch)
 			batch = batch[:0]
 		}
-	}
+	})
 	if len(batch) > 0 {
 		check(batch)
 	}
-	if err := sc.Err(); err != nil {
+	if err != nil {
 		w.Flush()
 		fmt.Fprintln(stderr, "sblookup: reading standard input:", err)
 		return 1
