@@ -8,54 +8,31 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/urlspec/urlspec/examples/internal/cmdtest"
 )
 
 func TestRun(t *testing.T) {
 	const malware = "http://malware.testing.google.test/testing/malware/"
-	for _, tt := range []struct {
-		name       string
-		args       []string
-		stdin      string
-		want       string
-		wantStderr string
-		wantStatus int
-	}{
+	t.Setenv("SAFE_BROWSING_API_KEY", "")
+	cmdtest.Run(t, run, []cmdtest.Case{
 		// The README's first command: the fake server, no key, no network.
-		{"fake", []string{"-fake", malware}, "",
-			malware + "\tUNSAFE\tMALWARE\tmalware.testing.google.test/testing/malware/\n", "lists ready", 0},
+		{Name: "fake", Args: []string{"-fake", malware}, Want: malware + "\tUNSAFE\tMALWARE\tmalware.testing.google.test/testing/malware/\n", WantStderr: "lists ready"},
 		// URLs from standard input, blank lines skipped, a safe one too.
-		{"stdin", []string{"-fake"}, "https://testsafebrowsing.appspot.com/s/phishing.html\n\nhttp://example.com/\n",
-			"https://testsafebrowsing.appspot.com/s/phishing.html\tUNSAFE\tSOCIAL_ENGINEERING\ttestsafebrowsing.appspot.com/s/phishing.html\n" +
-				"http://example.com/\tSAFE\n", "", 0},
+		{Name: "stdin", Args: []string{"-fake"}, Stdin: "https://testsafebrowsing.appspot.com/s/phishing.html\n\nhttp://example.com/\n",
+			Want: "https://testsafebrowsing.appspot.com/s/phishing.html\tUNSAFE\tSOCIAL_ENGINEERING\ttestsafebrowsing.appspot.com/s/phishing.html\n" +
+				"http://example.com/\tSAFE\n"},
 		// RealTime mode.
-		{"realtime", []string{"-fake", "-mode", "realtime", "http://www.google.com/", malware}, "",
-			"http://www.google.com/\tSAFE\n" + malware + "\tUNSAFE\tMALWARE\tmalware.testing.google.test/testing/malware/\n", "", 0},
+		{Name: "realtime", Args: []string{"-fake", "-mode", "realtime", "http://www.google.com/", malware}, Want: "http://www.google.com/\tSAFE\n" + malware + "\tUNSAFE\tMALWARE\tmalware.testing.google.test/testing/malware/\n"},
 		// NoStorage mode: no lists to load.
-		{"nostorage", []string{"-fake", "-mode", "NoStorage", malware}, "",
-			malware + "\tUNSAFE\tMALWARE\tmalware.testing.google.test/testing/malware/\n", "", 0},
+		{Name: "nostorage", Args: []string{"-fake", "-mode", "NoStorage", malware}, Want: malware + "\tUNSAFE\tMALWARE\tmalware.testing.google.test/testing/malware/\n"},
 		// A bad URL is reported, the others still printed, status 1.
-		{"bad URL", []string{"-fake", "", "http://example.com/"}, "",
-			"http://example.com/\tSAFE\n", `safebrowse: empty URL`, 1},
+		{Name: "bad URL", Args: []string{"-fake", "", "http://example.com/"}, Want: "http://example.com/\tSAFE\n", WantStderr: `safebrowse: empty URL`, WantStatus: 1},
 		// No key and no -fake.
-		{"no key", []string{"-key", "", malware}, "", "", "no API key", 2},
+		{Name: "no key", Args: []string{"-key", "", malware}, WantStderr: "no API key", WantStatus: 2},
 		// A bad mode.
-		{"bad mode", []string{"-fake", "-mode", "fast", malware}, "", "", "unknown mode", 2},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Setenv("SAFE_BROWSING_API_KEY", "")
-			var stdout, stderr strings.Builder
-			status := run(tt.args, strings.NewReader(tt.stdin), &stdout, &stderr)
-			if status != tt.wantStatus {
-				t.Errorf("status %d, want %d; stderr %q", status, tt.wantStatus, stderr.String())
-			}
-			if got := stdout.String(); got != tt.want {
-				t.Errorf("stdout:\n%s\nwant:\n%s", got, tt.want)
-			}
-			if !strings.Contains(stderr.String(), tt.wantStderr) {
-				t.Errorf("stderr %q, want it to contain %q", stderr.String(), tt.wantStderr)
-			}
-		})
-	}
+		{Name: "bad mode", Args: []string{"-fake", "-mode", "fast", malware}, WantStderr: "unknown mode", WantStatus: 2},
+	})
 }
 
 // TestDir: a second run loads the lists from -dir.
