@@ -303,8 +303,9 @@ func quoteByte(c byte) string {
 
 // appendUnicodePrefix is AppendDomainPrefix for a domain d, without its root
 // dot, that has non-ASCII bytes or an "xn--" label. It makes one UTS #46
-// pass with x/net/idna (host.Profile, the browser's), then applies the AMP
-// label rules and steps 2 to 5 itself, encoding the one result label with
+// pass with x/net/idna (host.Profile, the browser's), or none when
+// host.KnownValid knows the Unicode form, then applies the AMP label rules
+// and steps 2 to 5 itself, encoding the one result label with
 // internal/punycode.
 func appendUnicodePrefix(dst []byte, domain, d string, known bool) ([]byte, error) {
 	// Decision b, in one order on both paths: forbidden code points, empty
@@ -344,7 +345,7 @@ func appendUnicodePrefix(dst []byte, domain, d string, known bool) ([]byte, erro
 			}
 		}
 	}
-	if f.ascii && len(d) > maxDomain || !f.ascii && asciiLen(d, u) > maxDomain {
+	if f.ascii && len(d) > maxDomain || !f.ascii && asciiLen(d, u, f.known) > maxDomain {
 		return dst, newError(ErrTooLong, domain, "")
 	}
 	if !f.valid {
@@ -436,9 +437,11 @@ var decodeBufs = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &
 func (f *unicodeForm) compute(domain, d string, known bool) error {
 	f.ascii = host.IsASCII(d)
 	if !f.ascii {
-		if valid, ok := host.KnownValid(d); known && ok {
-			f.u, f.valid, f.known, f.checked = d, valid, true, true
-			return nil
+		if known {
+			if valid, ok := host.KnownValid(d); ok {
+				f.u, f.valid, f.known, f.checked = d, valid, true, true
+				return nil
+			}
 		}
 		u, err := host.Profile.ToUnicode(d)
 		f.u, f.valid = u, err == nil
@@ -517,7 +520,9 @@ func validPunycode(s string) bool {
 // divides what is left by at least base-tmax = 10, and a delta is at most
 // 2^31), so a label's ASCII form has at most 5 bytes per byte of its
 // Unicode form, plus 5; when that bound is small enough, nothing is encoded.
-func asciiLen(d, u string) int {
+// When host.KnownValid knows u (known), d is u, and UTS #46 leaves each
+// label as it is, so a label is encoded with internal/punycode alone.
+func asciiLen(d, u string, known bool) int {
 	if labels := strings.Count(u, ".") + 1; 5*len(u)+5*labels <= maxDomain {
 		return 0
 	}
@@ -528,6 +533,16 @@ func asciiLen(d, u string) int {
 		n++
 		if host.IsASCII(label) {
 			n += len(label)
+			continue
+		}
+		if known {
+			var buf [punycode.MaxLen]byte
+			p, err := punycode.AppendEncode(buf[:0], label)
+			if err != nil {
+				// Longer than MaxLen bytes, so than any domain.
+				return punycode.MaxLen
+			}
+			n += len("xn--") + len(p)
 			continue
 		}
 		a, _ := host.Profile.ToASCII(label)
