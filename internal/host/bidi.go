@@ -60,14 +60,60 @@ func arabicClass(r rune) bidiClass {
 // not empty, and its length in bytes; the class is 0 when [Known] does not
 // accept it (invalid UTF-8 included).
 func classAt(s string) (bidiClass, int) {
-	if c := s[0]; c < utf8.RuneSelf {
+	c := s[0]
+	if c < utf8.RuneSelf {
 		return asciiClasses[c], 1
+	}
+	// Two bytes (U+0080 to U+07FF: Latin-1, Greek, Cyrillic, Arabic),
+	// decoded inline.
+	if 0xC2 <= c && c < 0xE0 {
+		if len(s) < 2 || s[1]&0xC0 != 0x80 {
+			return 0, 1
+		}
+		r := rune(c&0x1F)<<6 | rune(s[1]&0x3F)
+		if Simple(r) {
+			return classL, 2
+		}
+		return arabicClass(r), 2
 	}
 	r, size := utf8.DecodeRuneInString(s)
 	if Simple(r) {
 		return classL, size
 	}
 	return arabicClass(r), size
+}
+
+// A bidiLabel follows one label through the Bidi Rule, a code point at a
+// time, as [BidiRule] states it.
+type bidiLabel struct {
+	allowed, final uint8 // classes allowed, and allowed last, after the first
+	seen           uint8 // classes seen
+	last           bidiClass
+	bad            bool // a code point broke the rule
+}
+
+func (b *bidiLabel) next(c bidiClass) {
+	switch {
+	case b.seen == 0:
+		switch c {
+		case classL:
+			b.allowed, b.final = 1<<classL|1<<classEN|1<<classES, 1<<classL|1<<classEN
+		case classAL:
+			b.allowed, b.final = 1<<classAL|1<<classEN|1<<classAN|1<<classES, 1<<classAL|1<<classEN|1<<classAN
+		default:
+			b.bad = true
+		}
+	case b.allowed&(1<<c) == 0:
+		b.bad = true
+	}
+	b.seen |= 1 << c
+	b.last = c
+}
+
+// ok reports whether the label so far satisfies the Bidi Rule.
+func (b *bidiLabel) ok() bool {
+	const enAN = 1<<classEN | 1<<classAN
+	return b.seen == 0 || !b.bad && b.final&(1<<b.last) != 0 && b.seen&enAN != enAN
 }
 
 // BidiRule reports whether label, made of code points that [Known]
@@ -82,27 +128,14 @@ func classAt(s string) (bidiClass, int) {
 // The empty label satisfies it. A label with a code point that Known does
 // not accept does not.
 func BidiRule(label string) bool {
-	if label == "" {
-		return true
-	}
-	first, size := classAt(label)
-	var allowed, final uint8
-	switch first {
-	case classL:
-		allowed, final = 1<<classL|1<<classEN|1<<classES, 1<<classL|1<<classEN
-	case classAL:
-		allowed, final = 1<<classAL|1<<classEN|1<<classAN|1<<classES, 1<<classAL|1<<classEN|1<<classAN
-	default:
-		return false
-	}
-	seen, last := uint8(1)<<first, first
-	for i := size; i < len(label); i += size {
-		last, size = classAt(label[i:])
-		if allowed&(1<<last) == 0 {
+	var b bidiLabel
+	for i := 0; i < len(label); {
+		c, size := classAt(label[i:])
+		if c == 0 {
 			return false
 		}
-		seen |= 1 << last
+		b.next(c)
+		i += size
 	}
-	const enAN = 1<<classEN | 1<<classAN
-	return final&(1<<last) != 0 && seen&enAN != enAN
+	return b.ok()
 }

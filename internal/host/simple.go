@@ -79,16 +79,19 @@ func Known(r rune) bool {
 // Bidi domain name), every label must satisfy [BidiRule]. For any other u,
 // known is false.
 func KnownValid(u string) (valid, known bool) {
-	rtl := false
+	rtl, bidiOK := false, true
+	var b bidiLabel
 	start := 0
 	for i := 0; ; {
 		if i == len(u) || u[i] == '.' {
 			if i == start || i-start >= 4 && u[start:start+4] == "xn--" {
 				return false, false
 			}
+			bidiOK = bidiOK && b.ok()
 			if i == len(u) {
 				break
 			}
+			b = bidiLabel{}
 			i++
 			start = i
 			continue
@@ -98,20 +101,8 @@ func KnownValid(u string) (valid, known bool) {
 			return false, false
 		}
 		rtl = rtl || c >= classAL
+		b.next(c)
 		i += size
 	}
-	if !rtl {
-		return true, true
-	}
-	for start := 0; start <= len(u); {
-		end := start
-		for end < len(u) && u[end] != '.' {
-			end++
-		}
-		if !BidiRule(u[start:end]) {
-			return false, true
-		}
-		start = end + 1
-	}
-	return true, true
+	return !rtl || bidiOK, true
 }

@@ -259,8 +259,13 @@ func TestKnownValid(t *testing.T) {
 		{"a\u3002b", false, false},
 		{"\u0628\u064B", false, false},
 		{"_dmarc.de", false, false},
-		// Invalid UTF-8.
+		// Invalid UTF-8: a stray byte, a two-byte sequence cut short or
+		// with a bad second byte, an overlong encoding.
 		{"a\xff.de", false, false},
+		{"a\xd8", false, false},
+		{"\xd8\x28.de", false, false},
+		{"\xc1\xbf.de", false, false},
+		{"\xc3\xa0\xc3", false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
