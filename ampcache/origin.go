@@ -195,7 +195,7 @@ func appendReversePrefix(dst []byte, p []byte, strip bool) ([]byte, bool) {
 		}
 		// The end of a label: a lone "-", or the end of s.
 		var ok bool
-		if dst, ok = appendLabel(dst, d, false); !ok {
+		if dst, ok = appendLabel(dst, d, false, false); !ok {
 			return dst, false
 		}
 		if i < len(s) {

@@ -132,3 +132,165 @@ func reversed(rs []rune) []rune {
 	}
 	return out
 }
+
+// knownRanges are the non-ASCII code points that Known accepts besides
+// Simple's, as its doc comment lists them.
+var knownRanges = [][2]rune{
+	// Arabic letters.
+	{0x0620, 0x063F}, {0x0641, 0x064A}, {0x066E, 0x066F}, {0x0671, 0x0674},
+	{0x0679, 0x06D3}, {0x06D5, 0x06D5}, {0x06EE, 0x06EF}, {0x06FA, 0x06FC},
+	{0x06FF, 0x06FF},
+	// Arabic-Indic digits and extended Arabic-Indic digits.
+	{0x0660, 0x0669}, {0x06F0, 0x06F9},
+}
+
+func inKnownRanges(r rune) bool {
+	switch {
+	case 'a' <= r && r <= 'z', '0' <= r && r <= '9', r == '-':
+		return true
+	}
+	for _, rg := range knownRanges {
+		if rg[0] <= r && r <= rg[1] {
+			return true
+		}
+	}
+	return inSimpleRanges(r)
+}
+
+// TestKnownSet checks that Known accepts exactly its ranges, over every
+// code point.
+func TestKnownSet(t *testing.T) {
+	for r := rune(-1); r <= utf8.MaxRune+1; r++ {
+		if got, want := Known(r), inKnownRanges(r); got != want {
+			t.Fatalf("Known(%U) = %v; want %v", r, got, want)
+		}
+	}
+}
+
+// knownProbes are label templates for TestKnown: "X" stands for the code
+// point under test. Beside letters and digits of each class (L, EN, AN,
+// ES, AL) and in Bidi domain names, they tell apart every bidi class a
+// code point might have, so KnownValid agreeing with Profile on all of
+// them checks the class that BidiRule gives it.
+var knownProbes = []string{
+	"X", "XX", "aX", "Xa", "1X", "X1", "-X", "X-", "a-X", "X-1",
+	"\u0628X", "X\u0628", "\u0628-X", "\u0628X1", "\u0628X\u0660", "\u0628X\u06F0",
+	"\u0660X", "X\u0660", "\u06F0X", "X\u06F0", "\u0628\u0660X", "\u0628\u06F0X", "\u0628\u0660X\u0628",
+	"X.com", "a.X", "X.\u0628", "\u0628.X", "aX.\u0628", "1X.\u0628", "\u0628X.a1", "X1.\u0628\u0628",
+	"ü\u0628X", "X日本",
+}
+
+// TestKnown checks KnownValid against Profile.ToUnicode for every non-ASCII
+// code point that Known accepts, in each of knownProbes, and for a valid
+// host that Profile.ToASCII writes each non-ASCII label as "xn--" and its
+// Punycode.
+func TestKnown(t *testing.T) {
+	check := func(h string) {
+		t.Helper()
+		valid, known := KnownValid(h)
+		if !known {
+			t.Fatalf("KnownValid(%q): not known", h)
+		}
+		u, err := Profile.ToUnicode(h)
+		if got := err == nil && u == h; got != valid {
+			t.Fatalf("KnownValid(%q) = %v; Profile.ToUnicode gives %q, %v", h, valid, u, err)
+		}
+		if u != h {
+			t.Fatalf("Profile.ToUnicode(%q) = %q: a known code point was mapped", h, u)
+		}
+		if !valid {
+			return
+		}
+		var want []string
+		for _, l := range strings.Split(h, ".") {
+			if !IsASCII(l) {
+				p, _ := punycode.Encode(l)
+				l = "xn--" + p
+			}
+			want = append(want, l)
+		}
+		if a, err := Profile.ToASCII(h); err != nil || a != strings.Join(want, ".") {
+			t.Fatalf("Profile.ToASCII(%q) = %q, %v; want %q", h, a, err, strings.Join(want, "."))
+		}
+	}
+	n := 0
+	for r := rune(0x80); r <= utf8.MaxRune; r++ {
+		if !Known(r) {
+			continue
+		}
+		if Simple(r) && r%64 != 0 {
+			continue // TestSimpleIDN checks every one of them
+		}
+		n++
+		for _, p := range knownProbes {
+			check(strings.ReplaceAll(p, "X", string(r)))
+		}
+	}
+	t.Logf("%d code points in %d probes each", n, len(knownProbes))
+}
+
+// TestKnownValid checks KnownValid's answer on hosts it must leave to
+// x/net, and on Bidi domain names of several labels.
+func TestKnownValid(t *testing.T) {
+	tests := []struct {
+		in               string
+		valid, wantKnown bool
+	}{
+		// ASCII and Simple letters: no Bidi domain name.
+		{"bücher-café.de", true, true},
+		{"1abc.com", true, true},
+		// The Arabic host of the benchmarks.
+		{"مثال.إختبار", true, true},
+		// A Bidi domain name: each label satisfies the Bidi Rule.
+		{"1abc.مثال", false, true},
+		{"abc.مثال", true, true},
+		{"abc-.مثال", false, true},
+		// Arabic-Indic digits make a Bidi domain name too.
+		{"a.\u0660\u0661", false, true},
+		{"a.\u0628\u0660", true, true},
+		// An empty label, an "xn--" label, upper case, a mapped dot, a
+		// mark, "_": left to x/net.
+		{"a..b", false, false},
+		{".a", false, false},
+		{"a.", false, false},
+		{"", false, false},
+		{"xn--tda.de", false, false},
+		{"Bücher.de", false, false},
+		{"a\u3002b", false, false},
+		{"\u0628\u064B", false, false},
+		{"_dmarc.de", false, false},
+		// Invalid UTF-8: a stray byte, a two-byte sequence cut short or
+		// with a bad second byte, an overlong encoding.
+		{"a\xff.de", false, false},
+		{"a\xd8", false, false},
+		{"\xd8\x28.de", false, false},
+		{"\xc1\xbf.de", false, false},
+		{"\xc3\xa0\xc3", false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			valid, known := KnownValid(tt.in)
+			if valid != tt.valid || known != tt.wantKnown {
+				t.Errorf("KnownValid(%q) = %v, %v; want %v, %v", tt.in, valid, known, tt.valid, tt.wantKnown)
+			}
+		})
+	}
+}
+
+// FuzzKnownValid checks KnownValid against Profile.ToUnicode on any host it
+// says it knows.
+func FuzzKnownValid(f *testing.F) {
+	for _, s := range []string{"bücher.de", "مثال.إختبار", "1abc.مثال", "a.\u0660\u06F0", "\u0628-1.x", "日本.\u0628"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, h string) {
+		valid, known := KnownValid(h)
+		if !known {
+			return
+		}
+		u, err := Profile.ToUnicode(h)
+		if got := err == nil && u == h; got != valid {
+			t.Fatalf("KnownValid(%q) = %v; Profile.ToUnicode gives %q, %v", h, valid, u, err)
+		}
+	})
+}
