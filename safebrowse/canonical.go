@@ -76,7 +76,13 @@ func AppendCanonical(dst []byte, rawURL string) ([]byte, error) {
 //  5. canonicalise the host (the Safe Browsing host rules, in host.go);
 //  6. canonicalise the path (the Safe Browsing path rules), not the query;
 //  7. escape every byte <= 0x20, >= 0x7F, '#' and '%' (the final step).
+//
+// Most URLs take a shorter path to the same result: see
+// [appendCanonicalFast].
 func appendCanonical(dst []byte, rawURL string) ([]byte, parts, error) {
+	if b, p, ok := appendCanonicalFast(dst, rawURL); ok {
+		return b, p, nil
+	}
 	return appendCanonicalMode(dst, rawURL, readRaw)
 }
 
@@ -674,32 +680,52 @@ var escapeSet = func() (t [256]bool) {
 }()
 
 // anyEscape reports whether a byte of b must be escaped. It tests eight
-// bytes at a time, with the bit tricks of "Bit Twiddling Hacks" (Sean
-// Eron Anderson): hasless(x, n) and haszero(x), which are exact as a test
-// of the whole word.
+// bytes at a time, 32 between branches, with the bit tricks of "Bit
+// Twiddling Hacks" (Sean Eron Anderson): see [escapeBits].
 func anyEscape[T string | []byte](b T) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	for len(b) >= 8 {
-		x := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		if x&highs != 0 { // a byte >= 0x80
-			return true
+	const highs = 0x8080808080808080
+	n := len(b)
+	if n < 8 {
+		for i := 0; i < n; i++ {
+			if escapeSet[b[i]] {
+				return true
+			}
 		}
-		m := (x - ones*0x21) &^ x // hasless(x, 0x21): a byte <= 0x20
-		// A zero byte of x^(ones*c) where x has c: DEL, '#' and '%'.
-		d, h, p := x^ones*0x7F, x^ones*'#', x^ones*'%'
-		m |= (d-ones)&^d | (h-ones)&^h | (p-ones)&^p
+		return false
+	}
+	// The last eight bytes, which may overlap bytes tested below.
+	m := escapeBits(load64(b[n-8:]))
+	for len(b) >= 32 {
+		m |= escapeBits(load64(b)) | escapeBits(load64(b[8:])) |
+			escapeBits(load64(b[16:])) | escapeBits(load64(b[24:]))
 		if m&highs != 0 {
 			return true
 		}
+		b = b[32:]
+	}
+	for len(b) >= 8 {
+		m |= escapeBits(load64(b))
 		b = b[8:]
 	}
-	for i := 0; i < len(b); i++ {
-		if escapeSet[b[i]] {
-			return true
-		}
-	}
-	return false
+	return m&highs != 0
+}
+
+// escapeBits returns a word whose high bit is set in some byte if and only
+// if a byte of x must be escaped: a byte >= 0x80 (its own high bit), DEL
+// (x+1), a byte <= 0x20 (x-0x21), '#' or '%' (a zero byte of x^c, less
+// one). The sums' carries and borrows cross into the next byte only from
+// a byte that must be escaped, so the test is exact for the whole word,
+// though not byte by byte.
+func escapeBits(x uint64) uint64 {
+	const ones = 0x0101010101010101
+	return x | (x + ones) | (x - ones*0x21) | (x ^ ones*'#' - ones) | (x ^ ones*'%' - ones)
+}
+
+// load64 returns the first eight bytes of b as a little-endian word.
+func load64[T string | []byte](b T) uint64 {
+	_ = b[7]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
 // countEscapes returns the number of bytes of b that must be escaped.

@@ -1,0 +1,177 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package safebrowse
+
+import (
+	"strings"
+
+	"github.com/urlspec/urlspec/internal/host"
+)
+
+// appendCanonicalFast is appendCanonical for the common URL, in one scan
+// of its scheme and authority: it begins with "http://" or "https://" in
+// lower case, and holds no '%', and no byte that step 7 escapes (so no
+// tab, CR, LF or space) before its fragment, except for bytes >= 0x80 in
+// its host. Such a URL needs none of steps 1 to 4 beyond cutting the
+// fragment, and no decision but b: its host needs only lowercasing, or
+// the host rules of canonHost, and its path only the path rules.
+//
+// For any other input, and for one that is an error, it reports false,
+// and has written only dst's spare capacity; the caller then takes the
+// full path. When it reports true, the result is the full path's, byte for
+// byte, with the same parts (TestFastPath and FuzzFastPath check that).
+func appendCanonicalFast(dst []byte, rawURL string) ([]byte, parts, bool) {
+	var p parts
+	s := rawURL
+	n := 0
+	switch {
+	case strings.HasPrefix(s, "http://"):
+		n = len("http://")
+	case strings.HasPrefix(s, "https://"):
+		n = len("https://")
+	default:
+		return dst, p, false
+	}
+	if len(s) > maxURLLen {
+		return dst, p, false
+	}
+	orig := dst
+	p.start = len(dst)
+	dst = append(dst, s[:n]...)
+	p.hostStart = len(dst)
+
+	// The authority, lowercased as it is copied. It ends at the first '/',
+	// '\', '?' or '#'. A leading dot, a trailing dot and a run of dots all
+	// show as a dot after a dot, the host being framed by dots.
+	var all, prev fastKind = 0, fastDot
+	i := n
+	for ; i < len(s); i++ {
+		k := fastKinds[s[i]]
+		if k&fastEnd != 0 {
+			break
+		}
+		all |= k | (prev&k&fastDot)<<1
+		prev = k
+		dst = append(dst, fastLower[s[i]])
+	}
+	all |= (prev & fastDot) << 1
+	if all&fastBail != 0 {
+		return orig, p, false
+	}
+	hostEnd := len(dst)
+
+	// The path, the query and the fragment, which is cut (step 2).
+	rest := s[i:]
+	if anyEscape(rest) {
+		h := strings.IndexByte(rest, '#')
+		if h < 0 || anyEscape(rest[:h]) {
+			return orig, p, false
+		}
+		rest = rest[:h]
+	} else if len(rest) > 0 && rest[0] == '#' {
+		rest = rest[:0]
+	}
+
+	if all&(fastCut|fastDotRun|fastHost) == 0 {
+		// A host in form, but for its case, and perhaps an IPv4 address.
+		if hostEnd == p.hostStart {
+			return orig, p, false
+		}
+		if all&fastNotIPv4 == 0 {
+			if a, ok := parseIPv4(dst[p.hostStart:hostEnd]); ok {
+				dst = appendIPv4(dst[:p.hostStart], a)
+				hostEnd = len(dst)
+				p.ip = true
+			}
+		}
+	} else {
+		if all&fastCut != 0 {
+			// Decision b: drop the userinfo and the port, which must be a port.
+			a := dst[p.hostStart:hostEnd]
+			hs, he := hostBounds(a)
+			if port := a[min(he+1, len(a)):]; he < len(a) && len(port) > 0 {
+				if _, ok := host.Port(string(port)); !ok {
+					return orig, p, false
+				}
+			}
+			hostEnd = p.hostStart + copy(a, a[hs:he])
+			dst = dst[:hostEnd]
+		}
+		var err error
+		dst, hostEnd, p.ip, err = canonHost(dst, p.hostStart, hostEnd)
+		if err != nil || hostEnd == p.hostStart {
+			return orig, p, false
+		}
+	}
+
+	q := strings.IndexByte(rest, '?')
+	if q < 0 {
+		q = len(rest)
+	}
+	if q == 0 {
+		dst = append(dst, '/')
+	}
+	dst = append(dst, rest[:q]...)
+	dst = dst[:hostEnd+canonPath(dst[hostEnd:])]
+	p.hostEnd, p.pathEnd = hostEnd, len(dst)
+	dst = append(dst, rest[q:]...)
+	p.hasQuery = q < len(rest)
+	p.end = len(dst)
+	if all&fastHost != 0 {
+		// A byte >= 0x80 that the host rules kept, as when the host is
+		// not valid UTF-8, is escaped (step 7).
+		dst, p.hostEnd, p.pathEnd = appendEscaped(dst, p.hostStart, p.hostEnd, p.pathEnd)
+		p.end = len(dst)
+	}
+	return dst, p, true
+}
+
+// A fastKind is a set of kinds of authority byte, for appendCanonicalFast.
+type fastKind uint8
+
+const (
+	fastDot     fastKind = 1 << iota // '.'
+	fastDotRun                       // '.' after '.' (fastDot<<1, set by the scan)
+	fastNotIPv4                      // a byte that no IPv4 address holds
+	fastCut                          // '@' or ':', which end the userinfo or begin the port
+	fastHost                         // '[', ']' or a byte >= 0x80, which need canonHost
+	fastBail                         // '%' or a byte <= 0x20 or DEL: the full path
+	fastEnd                          // '/', '\', '?' or '#', which end the authority
+)
+
+// fastKinds[c] is the kind of the authority byte c.
+var fastKinds = func() (t [256]fastKind) {
+	for c := range t {
+		k := hostKinds[c]
+		if k&dot != 0 {
+			t[c] |= fastDot
+		}
+		if k&notIPv4 != 0 {
+			t[c] |= fastNotIPv4
+		}
+		switch {
+		case isDelim(byte(c)) || c == '#':
+			t[c] |= fastEnd
+		case c == '@' || c == ':':
+			t[c] |= fastCut
+		case c == '[' || c == ']' || c >= 0x80:
+			t[c] |= fastHost
+		case mustEscape(byte(c)):
+			t[c] |= fastBail
+		}
+	}
+	return t
+}()
+
+// fastLower[c] is c lowercased (host step 5).
+var fastLower = func() (t [256]byte) {
+	for c := range t {
+		t[c] = byte(c)
+		if 'A' <= c && c <= 'Z' {
+			t[c] += 'a' - 'A'
+		}
+	}
+	return t
+}()

@@ -1,0 +1,211 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package safebrowse
+
+import (
+	"bytes"
+	"testing"
+)
+
+// fastPathTests are inputs at the edges of appendCanonicalFast: each row
+// says whether the fast path takes it; either way the result must be the
+// full path's.
+var fastPathTests = []struct {
+	name string
+	in   string
+	fast bool
+}{
+	// The common case: lowercase scheme and host, a path.
+	{"plain", "http://a.example/x/y", true},
+	// https, and a query kept as it is.
+	{"https with query", "https://a.example/p?q=1&r=/./..//", true},
+	// An empty query.
+	{"empty query", "http://a.example/p?", true},
+	// No path: the path is "/".
+	{"no path", "http://a.example", true},
+	// A query right after the host: the path is "/".
+	{"query after host", "http://a.example?q", true},
+	// Upper case in the host is lowercased.
+	{"upper-case host", "http://A.EXAMPLE.Com/X", true},
+	// A port is dropped.
+	{"port", "http://a.example:8080/x", true},
+	// An empty port is no port.
+	{"empty port", "http://a.example:/x", true},
+	// The largest port.
+	{"port 65535", "http://a.example:65535", true},
+	// Leading zeros in a port.
+	{"port leading zeros", "http://a.example:0000000000080/", true},
+	// A port over 65535 is an error, from the full path.
+	{"port 65536", "http://a.example:65536/", false},
+	// A port that is not digits is an error, from the full path.
+	{"port not digits", "http://a.example:8x/", false},
+	// Two colons.
+	{"two colons", "http://a.example:1:2/", false},
+	// A path to resolve, in the fast path.
+	{"dot segments", "http://a.example/a/./b/../c//d", true},
+	// A backslash that ends the authority.
+	{"backslash", `http://a.example\a\..\b`, true},
+	// A final "/..".
+	{"final dot-dot", "http://a.example/a/..", true},
+	// An IPv4 address in dotted decimal.
+	{"IPv4", "http://192.168.1.2/", true},
+	// An IPv4 address as one number.
+	{"IPv4 number", "http://3279880203/", true},
+	// An IPv4 address in hex and octal parts.
+	{"IPv4 hex octal", "http://0xC0.0250.1/", true},
+	// A host of hex digits that is no IPv4 address.
+	{"hex name", "http://cafe.be/", true},
+	// Too many parts for IPv4: a name.
+	{"five parts", "http://1.2.3.4.5/", true},
+	// A leading dot, trimmed by the host rules.
+	{"leading dot", "http://.a.example/", true},
+	// A trailing dot.
+	{"trailing dot", "http://a.example./", true},
+	// A run of dots.
+	{"dot run", "http://a..example/", true},
+	// A trailing dot before a port.
+	{"trailing dot and port", "http://a.example.:80/", true},
+	// Only a dot: no host, an error from the full path.
+	{"only a dot", "http://./", false},
+	// An empty host.
+	{"empty host", "http:///x", false},
+	// An empty host before a port.
+	{"empty host and port", "http://:80/", false},
+	// A userinfo.
+	{"userinfo", "http://u:p@a.example/", true},
+	// A userinfo, its last '@', and a port.
+	{"userinfo and port", "http://u@v:p@A.example:8080/x", true},
+	// A userinfo and no host.
+	{"userinfo no host", "http://u@/x", false},
+	// A userinfo and a bad port.
+	{"userinfo bad port", "http://u:1@a.example:1x/", false},
+	// An IPv6 address.
+	{"IPv6", "http://[::1]/", true},
+	// An IPv6 address and a port.
+	{"IPv6 and port", "http://[::FFFF:1.2.3.4]:80/x", true},
+	// Brackets that hold no IPv6 address: an error.
+	{"bad IPv6", "http://[x]/", false},
+	// Unclosed brackets.
+	{"unclosed bracket", "http://[::1/", false},
+	// A bracket inside a name.
+	{"bracket in name", "http://a]b/", true},
+	// A fragment.
+	{"fragment", "http://a.example/#f", true},
+	// A fragment right after the host.
+	{"fragment after host", "http://a.example#f", true},
+	// A fragment that holds bytes to escape, a tab and a '%'.
+	{"fragment with escapes", "http://a.example/p?q#f\t%41 \x80", true},
+	// A fragment after a userinfo: the '@' in it is not the last.
+	{"fragment after userinfo", "http://u@a.example#@b.example/", true},
+	// A trailing space after a fragment, trimmed.
+	{"fragment and space", "http://a.example/#f ", true},
+	// A space before the fragment.
+	{"space before fragment", "http://a.example/ #f", false},
+	// A non-ASCII host.
+	{"IDN", "http://ñ.example/", true},
+	// A host of common letters, upper-case ASCII among them.
+	{"IDN upper case", "http://MÜNCHEN.example/", true},
+	// A host that is not valid UTF-8, kept and escaped.
+	{"invalid UTF-8 host", "http://\xc3\x28.example/", true},
+	// A host that UTS #46 maps to a forbidden code point.
+	{"full-width solidus", "http://a／b.example/", true},
+	// Non-ASCII in the path.
+	{"non-ASCII path", "http://a.example/ñ", false},
+	// An escape in the path.
+	{"escape in path", "http://a.example/%41", false},
+	// An escape in the host.
+	{"escape in host", "http://%61.example/", false},
+	// A space in the query.
+	{"space", "http://a.example/?a b", false},
+	// A leading space.
+	{"leading space", " http://a.example/", false},
+	// A tab.
+	{"tab", "http://a.exa\tmple/", false},
+	// DEL.
+	{"DEL", "http://a.example/\x7f", false},
+	// An upper-case scheme.
+	{"upper-case scheme", "HTTP://a.example/", false},
+	// Another scheme.
+	{"ftp", "ftp://a.example/", false},
+	// No scheme.
+	{"no scheme", "a.example/", false},
+	// Scheme only.
+	{"scheme only", "http://", false},
+	// A forbidden domain code point that needs no escape is kept.
+	{"forbidden code point", "http://a<b.example/", true},
+}
+
+// TestFastPath checks, on its rows, the canonicalisation rows, the
+// benchmark corpus and the web-platform-tests URL suite, that
+// appendCanonicalFast gives the full path's result, byte for byte and with
+// the same parts, whenever it takes an input, and that it never takes one
+// that the full path rejects.
+func TestFastPath(t *testing.T) {
+	for _, tt := range fastPathTests {
+		t.Run(tt.name, func(t *testing.T) {
+			if fast := checkFastPath(t, tt.in); fast != tt.fast {
+				t.Errorf("appendCanonicalFast(%q) took it: %v; want %v", tt.in, fast, tt.fast)
+			}
+		})
+	}
+	sets := []struct {
+		name string
+		in   []string
+	}{
+		{"canonicalisation rows", canonRowInputs()},
+		{"sbcorpus", corpus(t)},
+		{"wpt", wptInputs(t)},
+	}
+	for _, set := range sets {
+		t.Run(set.name, func(t *testing.T) {
+			fast := 0
+			for _, in := range set.in {
+				if checkFastPath(t, in) {
+					fast++
+				}
+			}
+			t.Logf("%d of %d inputs took the fast path", fast, len(set.in))
+		})
+	}
+}
+
+func canonRowInputs() []string {
+	var in []string
+	for _, tt := range allCanonTests() {
+		in = append(in, tt.in)
+	}
+	return in
+}
+
+// FuzzFastPath checks appendCanonicalFast against the full path.
+func FuzzFastPath(f *testing.F) {
+	fuzzCorpus(f)
+	for _, tt := range fastPathTests {
+		f.Add(tt.in)
+	}
+	f.Fuzz(func(t *testing.T, in string) { checkFastPath(t, in) })
+}
+
+// checkFastPath checks appendCanonicalFast against the full path on in,
+// and reports whether the fast path took it.
+func checkFastPath(t *testing.T, in string) bool {
+	t.Helper()
+	// Separate buffers: each path writes its spare capacity.
+	want, wp, werr := appendCanonicalMode([]byte("x"), in, readRaw)
+	got, gp, ok := appendCanonicalFast([]byte("x"), in)
+	if !ok {
+		if string(got) != "x" {
+			t.Fatalf("appendCanonicalFast(%q) declined, returning %q; want the dst it was given", in, got)
+		}
+		return false
+	}
+	if werr != nil {
+		t.Fatalf("appendCanonicalFast(%q) = %q; the full path gives error %v", in, got, werr)
+	}
+	if !bytes.Equal(got, want) || gp != wp {
+		t.Fatalf("appendCanonicalFast(%q) = %q, %+v\nfull path            = %q, %+v", in, got, gp, want, wp)
+	}
+	return true
+}
