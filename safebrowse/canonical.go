@@ -271,6 +271,16 @@ func canonical[T string | []byte](dst []byte, s T, rawURL string, m readMode, cl
 		return orig, p, newError(ErrNoHost, rawURL, "")
 	}
 
+	return pathRules(dst, &p, hostEnd, !clean), p, nil
+}
+
+// pathRules applies steps 6 and 7 to the canonical URL begun in dst at
+// p.start, whose canonical host ends at hostEnd, and which the unescaped
+// path and query follow; it sets the rest of p and returns the buffer.
+// Step 7 runs when dirty is set. A clean input gives a clean result: its
+// bytes are kept or moved, and those added (the scheme's, "://", '/', an
+// address's digits) need no escape.
+func pathRules(dst []byte, p *parts, hostEnd int, dirty bool) []byte {
 	// Step 6: the path rules. The path ends at the first unescaped '?'.
 	if hostEnd == len(dst) || dst[hostEnd] == '?' {
 		dst = splice(dst, hostEnd, hostEnd, slash)
@@ -284,16 +294,14 @@ func canonical[T string | []byte](dst []byte, s T, rawURL string, m readMode, cl
 	pathEnd = hostEnd + n
 	p.hasQuery = pathEnd < len(dst)
 
-	// Step 7: escape. A clean input gives a clean result: its bytes are
-	// kept or moved, and those added (the scheme's, "://", '/', an
-	// address's digits) need no escape.
-	if clean {
-		p.hostEnd, p.pathEnd = hostEnd, pathEnd
-	} else {
+	// Step 7: escape.
+	if dirty {
 		dst, p.hostEnd, p.pathEnd = appendEscaped(dst, p.hostStart, hostEnd, pathEnd)
+	} else {
+		p.hostEnd, p.pathEnd = hostEnd, pathEnd
 	}
 	p.end = len(dst)
-	return dst, p, nil
+	return dst
 }
 
 // reparse applies decision g to s, the input after steps 1 and 2, when its

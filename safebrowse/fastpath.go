@@ -12,11 +12,12 @@ import (
 
 // appendCanonicalFast is appendCanonical for the common URL, in one scan
 // of its scheme and authority: it begins with "http://" or "https://" in
-// lower case, and holds no '%', and no byte that step 7 escapes (so no
-// tab, CR, LF or space) before its fragment, except for bytes >= 0x80 in
-// its host. Such a URL needs none of steps 1 to 4 beyond cutting the
-// fragment, and no decision but b: its host needs only lowercasing, or
-// the host rules of canonHost, and its path only the path rules.
+// lower case, holds no tab, CR or LF, and does not end in a byte <= 0x20
+// (so steps 1 and 3 have nothing to do), and its authority holds no other
+// byte <= 0x20 or DEL. If it holds a '%', its host as read, once
+// unescaped, must be a valid host, so that decision g does not apply. Its
+// host then needs only lowercasing, or the host rules of canonHost, and
+// its path only the path rules.
 //
 // For any other input, and for one that is an error, it reports false,
 // and has written only dst's spare capacity; the caller then takes the
@@ -43,7 +44,7 @@ func appendCanonicalFast(dst []byte, rawURL string) ([]byte, parts, bool) {
 	p.hostStart = len(dst)
 
 	// The authority, lowercased as it is copied. It ends at the first '/',
-	// '\', '?' or '#'. A leading dot, a trailing dot and a run of dots all
+	// '\\', '?' or '#'. A leading dot, a trailing dot and a run of dots all
 	// show as a dot after a dot, the host being framed by dots.
 	var all, prev fastKind = 0, fastDot
 	i := n
@@ -62,19 +63,55 @@ func appendCanonicalFast(dst []byte, rawURL string) ([]byte, parts, bool) {
 	}
 	hostEnd := len(dst)
 
-	// The path, the query and the fragment, which is cut (step 2).
+	// The path, the query and the fragment, which is cut (step 2). Most
+	// hold no byte to escape, and so no tab, CR, LF, '#' or '%'.
 	rest := s[i:]
-	if anyEscape(rest) {
-		h := strings.IndexByte(rest, '#')
-		if h < 0 || anyEscape(rest[:h]) {
-			return orig, p, false
+	dirty := anyEscape(rest)
+	if dirty {
+		if strings.IndexByte(rest, '\t') >= 0 || strings.IndexByte(rest, '\r') >= 0 ||
+			strings.IndexByte(rest, '\n') >= 0 || s[len(s)-1] <= ' ' {
+			return orig, p, false // step 1
 		}
-		rest = rest[:h]
+		if h := strings.IndexByte(rest, '#'); h >= 0 {
+			rest = rest[:h]
+			dirty = anyEscape(rest)
+		}
+		if dirty && strings.IndexByte(rest, '%') >= 0 {
+			all |= fastPercent
+		}
 	} else if len(rest) > 0 && rest[0] == '#' {
 		rest = rest[:0]
 	}
 
-	if all&(fastCut|fastDotRun|fastHost) == 0 {
+	switch {
+	case all&fastPercent != 0:
+		// Decision b on the authority as read, then step 3 on the host.
+		a := s[n:i]
+		hs, he := 0, len(a)
+		if all&fastCut != 0 {
+			hs, he = hostBounds(a)
+			if port := a[min(he+1, len(a)):]; len(port) > 0 {
+				if _, ok := host.Port(port); !ok {
+					return orig, p, false
+				}
+			}
+		}
+		dst = appendUnescaped(dst[:p.hostStart], a[hs:he])
+		if !validHost(dst[p.hostStart:]) {
+			return orig, p, false // decision g may apply
+		}
+		// A valid host holds no delimiter, userinfo or port to extract
+		// again once the rest is unescaped.
+		hostEnd = len(dst)
+		dst = appendUnescaped(dst, rest)
+		var err error
+		dst, hostEnd, p.ip, err = canonHost(dst, p.hostStart, hostEnd)
+		if err != nil || hostEnd == p.hostStart {
+			return orig, p, false
+		}
+		return pathRules(dst, &p, hostEnd, true), p, true
+
+	case all&(fastCut|fastDotRun|fastHost) == 0:
 		// A host in form, but for its case, and perhaps an IPv4 address.
 		if hostEnd == p.hostStart {
 			return orig, p, false
@@ -86,12 +123,13 @@ func appendCanonicalFast(dst []byte, rawURL string) ([]byte, parts, bool) {
 				p.ip = true
 			}
 		}
-	} else {
+
+	default:
 		if all&fastCut != 0 {
 			// Decision b: drop the userinfo and the port, which must be a port.
 			a := dst[p.hostStart:hostEnd]
 			hs, he := hostBounds(a)
-			if port := a[min(he+1, len(a)):]; he < len(a) && len(port) > 0 {
+			if port := a[min(he+1, len(a)):]; len(port) > 0 {
 				if _, ok := host.Port(string(port)); !ok {
 					return orig, p, false
 				}
@@ -104,28 +142,12 @@ func appendCanonicalFast(dst []byte, rawURL string) ([]byte, parts, bool) {
 		if err != nil || hostEnd == p.hostStart {
 			return orig, p, false
 		}
-	}
-
-	q := strings.IndexByte(rest, '?')
-	if q < 0 {
-		q = len(rest)
-	}
-	if q == 0 {
-		dst = append(dst, '/')
-	}
-	dst = append(dst, rest[:q]...)
-	dst = dst[:hostEnd+canonPath(dst[hostEnd:])]
-	p.hostEnd, p.pathEnd = hostEnd, len(dst)
-	dst = append(dst, rest[q:]...)
-	p.hasQuery = q < len(rest)
-	p.end = len(dst)
-	if all&fastHost != 0 {
 		// A byte >= 0x80 that the host rules kept, as when the host is
 		// not valid UTF-8, is escaped (step 7).
-		dst, p.hostEnd, p.pathEnd = appendEscaped(dst, p.hostStart, p.hostEnd, p.pathEnd)
-		p.end = len(dst)
+		dirty = dirty || all&fastHost != 0
 	}
-	return dst, p, true
+	dst = append(dst, rest...)
+	return pathRules(dst, &p, hostEnd, dirty), p, true
 }
 
 // A fastKind is a set of kinds of authority byte, for appendCanonicalFast.
@@ -137,8 +159,9 @@ const (
 	fastNotIPv4                      // a byte that no IPv4 address holds
 	fastCut                          // '@' or ':', which end the userinfo or begin the port
 	fastHost                         // '[', ']' or a byte >= 0x80, which need canonHost
-	fastBail                         // '%' or a byte <= 0x20 or DEL: the full path
-	fastEnd                          // '/', '\', '?' or '#', which end the authority
+	fastPercent                      // '%'
+	fastBail                         // a byte <= 0x20 or DEL: the full path
+	fastEnd                          // '/', '\\', '?' or '#', which end the authority
 )
 
 // fastKinds[c] is the kind of the authority byte c.
@@ -158,6 +181,8 @@ var fastKinds = func() (t [256]fastKind) {
 			t[c] |= fastCut
 		case c == '[' || c == ']' || c >= 0x80:
 			t[c] |= fastHost
+		case c == '%':
+			t[c] |= fastPercent
 		case mustEscape(byte(c)):
 			t[c] |= fastBail
 		}

@@ -96,13 +96,15 @@ var fastPathTests = []struct {
 	// A fragment right after the host.
 	{"fragment after host", "http://a.example#f", true},
 	// A fragment that holds bytes to escape, a tab and a '%'.
-	{"fragment with escapes", "http://a.example/p?q#f\t%41 \x80", true},
+	{"fragment with escapes", "http://a.example/p?q#f%41 \x80", true},
+	// A tab in the fragment, which step 1 removes: the full path.
+	{"tab in fragment", "http://a.example/p#f\tg", false},
 	// A fragment after a userinfo: the '@' in it is not the last.
 	{"fragment after userinfo", "http://u@a.example#@b.example/", true},
-	// A trailing space after a fragment, trimmed.
-	{"fragment and space", "http://a.example/#f ", true},
-	// A space before the fragment.
-	{"space before fragment", "http://a.example/ #f", false},
+	// A trailing space after a fragment, trimmed: the full path.
+	{"fragment and space", "http://a.example/#f ", false},
+	// A space before the fragment, escaped.
+	{"space before fragment", "http://a.example/ #f", true},
 	// A non-ASCII host.
 	{"IDN", "http://ñ.example/", true},
 	// A host of common letters, upper-case ASCII among them.
@@ -112,19 +114,19 @@ var fastPathTests = []struct {
 	// A host that UTS #46 maps to a forbidden code point.
 	{"full-width solidus", "http://a／b.example/", true},
 	// Non-ASCII in the path.
-	{"non-ASCII path", "http://a.example/ñ", false},
+	{"non-ASCII path", "http://a.example/ñ", true},
 	// An escape in the path.
-	{"escape in path", "http://a.example/%41", false},
+	{"escape in path", "http://a.example/%41", true},
 	// An escape in the host.
-	{"escape in host", "http://%61.example/", false},
-	// A space in the query.
-	{"space", "http://a.example/?a b", false},
+	{"escape in host", "http://%61.example/", true},
+	// A space in the query, escaped.
+	{"space", "http://a.example/?a b", true},
 	// A leading space.
 	{"leading space", " http://a.example/", false},
 	// A tab.
 	{"tab", "http://a.exa\tmple/", false},
-	// DEL.
-	{"DEL", "http://a.example/\x7f", false},
+	// DEL, escaped.
+	{"DEL", "http://a.example/\x7f", true},
 	// An upper-case scheme.
 	{"upper-case scheme", "HTTP://a.example/", false},
 	// Another scheme.
@@ -133,6 +135,42 @@ var fastPathTests = []struct {
 	{"no scheme", "a.example/", false},
 	// Scheme only.
 	{"scheme only", "http://", false},
+	// Escapes repeated, in the path.
+	{"nested escapes", "http://a.example/%252541", true},
+	// An escaped '?' in the path begins the query once unescaped.
+	{"escaped question mark", "http://a.example/a%3Fb/../c", true},
+	// An escaped '#' in the path is a byte, escaped again.
+	{"escaped hash", "http://a.example/a%23b", true},
+	// An escaped non-ASCII host.
+	{"escaped IDN host", "http://%C3%B1.EXAMPLE/", true},
+	// An escaped host, a userinfo and a port.
+	{"escaped host userinfo port", "http://u%40v@%41.example:80/%7e", true},
+	// An escaped '/' in the userinfo: the host as read is valid (decision b stays).
+	{"escaped slash in userinfo", "http://good.com%2F@evil.com/", true},
+	// An escaped '/' in the host: decision g, the full path.
+	{"escaped slash in host", "http://a%2Fb.example/", false},
+	// An escaped ':' in the host.
+	{"escaped colon in host", "http://a%3A80/", false},
+	// A forbidden code point in the host, with an escape in the path.
+	{"forbidden code point and escape", "http://a<b/%41", false},
+	// An escaped IPv6 address, valid as read.
+	{"escaped IPv6", "http://[%3A%3A1]/", true},
+	// An escaped port.
+	{"escaped port", "http://a.example:%38%30/", false},
+	// An escaped host and a bad port.
+	{"escaped host bad port", "http://%41.example:99999/", false},
+	// An escape that decodes to a space in the host.
+	{"escaped space in host", "http://a%20b/", false},
+	// A tab in the path.
+	{"tab in path", "http://a.example/a\tb", false},
+	// A trailing space.
+	{"trailing space", "http://a.example/a ", false},
+	// A trailing control byte.
+	{"trailing control", "http://a.example/a\x01", false},
+	// A control byte inside the path, escaped.
+	{"control in path", "http://a.example/a\x01b", true},
+	// A space in the host.
+	{"space in host", "http://a b/", false},
 	// A forbidden domain code point that needs no escape is kept.
 	{"forbidden code point", "http://a<b.example/", true},
 }
