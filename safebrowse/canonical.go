@@ -512,20 +512,29 @@ func isDelim(c byte) bool { return c == '/' || c == '\\' || c == '?' }
 func appendUnescaped[T string | []byte](dst []byte, s T) []byte {
 	base := len(dst)
 	for i := 0; i < len(s); {
+		c := s[i]
+		if c == '%' && i+2 < len(s) {
+			if hi, lo := unhex[s[i+1]], unhex[s[i+2]]; hi|lo < 16 {
+				// An escape in s: pushing its three bytes would replace
+				// them by the byte they encode (the '%' and the first digit
+				// cannot complete an escape), so push that byte. It
+				// completes an escape only after a '%' and a digit.
+				c = hi<<4 | lo
+				i += 3
+				if n := len(dst); n-base >= 2 && dst[n-2] == '%' {
+					dst = pushUnescaped(dst, base, c)
+				} else {
+					dst = append(dst, c)
+				}
+				continue
+			}
+		}
 		// While one of the top two bytes is '%', the next byte may complete
 		// an escape: push it alone. Otherwise no escape can end before the
 		// next '%' of s: copy up to it.
-		if s[i] == '%' && i+2 < len(s) && host.IsHex(s[i+1]) && host.IsHex(s[i+2]) {
-			// An escape in s: pushing its three bytes would replace them
-			// by the byte they encode (the '%' and the first digit cannot
-			// complete an escape), so push that byte.
-			dst = pushUnescaped(dst, base, host.Unhex(s[i+1])<<4|host.Unhex(s[i+2]))
-			i += 3
-			continue
-		}
 		n := len(dst) - base
-		if s[i] == '%' || n >= 1 && dst[len(dst)-1] == '%' || n >= 2 && dst[len(dst)-2] == '%' {
-			dst = pushUnescaped(dst, base, s[i])
+		if c == '%' || n >= 1 && dst[len(dst)-1] == '%' || n >= 2 && dst[len(dst)-2] == '%' {
+			dst = pushUnescaped(dst, base, c)
 			i++
 			continue
 		}
@@ -538,6 +547,17 @@ func appendUnescaped[T string | []byte](dst []byte, s T) []byte {
 	}
 	return dst
 }
+
+// unhex[c] is the value of the hex digit c, or 0xFF if c is none.
+var unhex = func() (t [256]byte) {
+	for c := range t {
+		t[c] = 0xFF
+		if host.IsHex(byte(c)) {
+			t[c] = host.Unhex(byte(c))
+		}
+	}
+	return t
+}()
 
 // pushUnescaped appends c to dst and unescapes the escapes it completes in
 // dst[base:].
