@@ -5,6 +5,7 @@
 package safebrowse
 
 import (
+	"math/bits"
 	"strings"
 
 	"github.com/urlspec/urlspec/internal/host"
@@ -45,12 +46,13 @@ func appendCanonicalFast(dst []byte, rawURL string) ([]byte, parts, bool) {
 
 	// The authority, lowercased as it is copied. It ends at the first '/',
 	// '\\', '?' or '#'. A leading dot, a trailing dot and a run of dots all
-	// show as a dot after a dot, the host being framed by dots.
+	// show as a dot after a dot, the host being framed by dots. The scan
+	// stops first at a ':'.
 	var all, prev fastKind = 0, fastDot
 	i := n
 	for ; i < len(s); i++ {
 		k := fastKinds[s[i]]
-		if k&fastEnd != 0 {
+		if k&(fastEnd|fastColon) != 0 {
 			break
 		}
 		all |= k | (prev&k&fastDot)<<1
@@ -58,6 +60,31 @@ func appendCanonicalFast(dst []byte, rawURL string) ([]byte, parts, bool) {
 		dst = append(dst, fastLower[s[i]])
 	}
 	all |= (prev & fastDot) << 1
+	ah := i // s[n:ah] holds the host as read, and any userinfo
+	if i < len(s) && s[i] == ':' {
+		// Most often a port: digits, with a value of at most 65535, up to
+		// the end of the authority (decision b). Otherwise the ':' is in
+		// a userinfo or brackets, or begins a port that is no port: read
+		// on to the end of the authority, for hostBounds.
+		j, v := i+1, 0
+		for j < len(s) && isDigit(s[j]) && v <= 65535 {
+			v = v*10 + int(s[j]-'0')
+			j++
+		}
+		if v <= 65535 && (j == len(s) || fastKinds[s[j]]&fastEnd != 0) {
+			i = j
+		} else {
+			for ; i < len(s); i++ {
+				k := fastKinds[s[i]]
+				if k&fastEnd != 0 {
+					break
+				}
+				all |= k
+				dst = append(dst, fastLower[s[i]])
+			}
+			ah = i
+		}
+	}
 	if all&fastBail != 0 {
 		return orig, p, false
 	}
@@ -66,7 +93,7 @@ func appendCanonicalFast(dst []byte, rawURL string) ([]byte, parts, bool) {
 	// The path, the query and the fragment, which is cut (step 2). Most
 	// hold no byte to escape, and so no tab, CR, LF, '#' or '%'.
 	rest := s[i:]
-	dirty := anyEscape(rest)
+	q, dirty := scanRest(rest)
 	if dirty {
 		if strings.IndexByte(rest, '\t') >= 0 || strings.IndexByte(rest, '\r') >= 0 ||
 			strings.IndexByte(rest, '\n') >= 0 || s[len(s)-1] <= ' ' {
@@ -74,19 +101,17 @@ func appendCanonicalFast(dst []byte, rawURL string) ([]byte, parts, bool) {
 		}
 		if h := strings.IndexByte(rest, '#'); h >= 0 {
 			rest = rest[:h]
-			dirty = anyEscape(rest)
+			q, dirty = scanRest(rest)
 		}
 		if dirty && strings.IndexByte(rest, '%') >= 0 {
 			all |= fastPercent
 		}
-	} else if len(rest) > 0 && rest[0] == '#' {
-		rest = rest[:0]
 	}
 
 	switch {
 	case all&fastPercent != 0:
 		// Decision b on the authority as read, then step 3 on the host.
-		a := s[n:i]
+		a := s[n:ah]
 		hs, he := 0, len(a)
 		if all&fastCut != 0 {
 			hs, he = hostBounds(a)
@@ -146,18 +171,75 @@ func appendCanonicalFast(dst []byte, rawURL string) ([]byte, parts, bool) {
 		// not valid UTF-8, is escaped (step 7).
 		dirty = dirty || all&fastHost != 0
 	}
-	dst = append(dst, rest...)
-	return pathRules(dst, &p, hostEnd, dirty), p, true
+	if dirty {
+		dst = append(dst, rest...)
+		return pathRules(dst, &p, hostEnd, true), p, true
+	}
+
+	// pathRules, for a rest that is its own unescaped form and needs no
+	// escape, whose query begins at q, as scanRest found.
+	if q < 0 {
+		q = len(rest)
+	}
+	if q == 0 {
+		dst = append(dst, '/')
+	}
+	dst = append(dst, rest[:q]...)
+	dst = dst[:hostEnd+canonPath(dst[hostEnd:])]
+	p.hostEnd, p.pathEnd = hostEnd, len(dst)
+	dst = append(dst, rest[q:]...)
+	p.hasQuery = q < len(rest)
+	p.end = len(dst)
+	return dst, p, true
+}
+
+// scanRest returns the index of the first '?' in s, or -1, and whether a
+// byte of s must be escaped, as [anyEscape] does, in one pass of eight
+// bytes at a time. A zero byte of x^'?' is found as in [escapeBits]: the
+// lowest byte flagged is exact, as a borrow only flags bytes above a zero
+// byte.
+func scanRest(s string) (q int, esc bool) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	n := len(s)
+	if n < 8 {
+		q = -1
+		for i := 0; i < n; i++ {
+			c := s[i]
+			esc = esc || escapeSet[c]
+			if c == '?' && q < 0 {
+				q = i
+			}
+		}
+		return q, esc
+	}
+	var m uint64
+	for i := 0; i+8 <= n; i += 8 {
+		x := load64(s[i:])
+		if z := (x ^ ones*'?' - ones) &^ (x ^ ones*'?') & highs; z != 0 {
+			q = i + bits.TrailingZeros64(z)/8
+			return q, m&highs != 0 || anyEscape(s[i:])
+		}
+		m |= escapeBits(x)
+	}
+	// The last eight bytes, which may overlap bytes tested: a '?' among
+	// those would have been found.
+	x := load64(s[n-8:])
+	m |= escapeBits(x)
+	if z := (x ^ ones*'?' - ones) &^ (x ^ ones*'?') & highs; z != 0 {
+		return n - 8 + bits.TrailingZeros64(z)/8, m&highs != 0
+	}
+	return -1, m&highs != 0
 }
 
 // A fastKind is a set of kinds of authority byte, for appendCanonicalFast.
-type fastKind uint8
+type fastKind uint16
 
 const (
 	fastDot     fastKind = 1 << iota // '.'
 	fastDotRun                       // '.' after '.' (fastDot<<1, set by the scan)
 	fastNotIPv4                      // a byte that no IPv4 address holds
 	fastCut                          // '@' or ':', which end the userinfo or begin the port
+	fastColon                        // ':'
 	fastHost                         // '[', ']' or a byte >= 0x80, which need canonHost
 	fastPercent                      // '%'
 	fastBail                         // a byte <= 0x20 or DEL: the full path
@@ -177,8 +259,10 @@ var fastKinds = func() (t [256]fastKind) {
 		switch {
 		case isDelim(byte(c)) || c == '#':
 			t[c] |= fastEnd
-		case c == '@' || c == ':':
+		case c == '@':
 			t[c] |= fastCut
+		case c == ':':
+			t[c] |= fastCut | fastColon
 		case c == '[' || c == ']' || c >= 0x80:
 			t[c] |= fastHost
 		case c == '%':

@@ -5,7 +5,7 @@
 package safebrowse
 
 import (
-	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -171,6 +171,26 @@ var fastPathTests = []struct {
 	{"control in path", "http://a.example/a\x01b", true},
 	// A space in the host.
 	{"space in host", "http://a b/", false},
+	// A port after a userinfo.
+	{"userinfo then port", "http://u@a.example:80/", true},
+	// A colon in the userinfo, and a port.
+	{"colon in userinfo", "http://u:p@a.example:80/", true},
+	// A port of digits, then a userinfo: the port was the password.
+	{"digits before userinfo", "http://u:80@a.example/", true},
+	// A port after an escaped host.
+	{"escaped host and port", "http://%41.example:80/", true},
+	// A port after an escaped userinfo and host.
+	{"escaped userinfo host and port", "http://%75@%41.example:8080", true},
+	// An escape after a port's digits.
+	{"escape in port", "http://a.example:80%41/", false},
+	// A port over 65535 in many digits.
+	{"long port", "http://a.example:6553500000000000000000000/", false},
+	// A port then a fragment.
+	{"port then fragment", "http://a.example:80#f", true},
+	// A trailing dot before a port.
+	{"dot before port", "http://a.:80/", true},
+	// Only a port.
+	{"only a port", "http://:80/", false},
 	// A forbidden domain code point that needs no escape is kept.
 	{"forbidden code point", "http://a<b.example/", true},
 }
@@ -242,8 +262,25 @@ func checkFastPath(t *testing.T, in string) bool {
 	if werr != nil {
 		t.Fatalf("appendCanonicalFast(%q) = %q; the full path gives error %v", in, got, werr)
 	}
-	if !bytes.Equal(got, want) || gp != wp {
+	if string(got) != string(want) || gp != wp {
 		t.Fatalf("appendCanonicalFast(%q) = %q, %+v\nfull path            = %q, %+v", in, got, gp, want, wp)
 	}
 	return true
+}
+
+// FuzzScanRest checks scanRest against strings.IndexByte and the escape
+// set, byte by byte.
+func FuzzScanRest(f *testing.F) {
+	for _, s := range []string{"", "?", "a?b", "/path/to/x?q=1", "/p\x80?", "01234567?", "0123456?#", "/a/b/c/d/e/f/g/h/i/j?k%", "?\x00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		q, esc := scanRest(s)
+		if want := strings.IndexByte(s, '?'); q != want {
+			t.Fatalf("scanRest(%q): '?' at %d; want %d", s, q, want)
+		}
+		if want := countEscapes([]byte(s)) > 0; esc != want {
+			t.Fatalf("scanRest(%q): escape %v; want %v", s, esc, want)
+		}
+	})
 }
