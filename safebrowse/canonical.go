@@ -538,12 +538,21 @@ func appendUnescaped[T string | []byte](dst []byte, s T) []byte {
 			i++
 			continue
 		}
-		j := indexByte(s[i:], '%')
-		if j < 0 {
-			j = len(s) - i
+		// Runs between escapes are often short, as in an escaped host:
+		// look at a few bytes before calling IndexByte.
+		j := i + 1
+		for j < len(s) && j < i+16 && s[j] != '%' {
+			j++
 		}
-		dst = append(dst, s[i:i+j]...)
-		i += j
+		if j == i+16 {
+			if k := indexByte(s[j:], '%'); k >= 0 {
+				j += k
+			} else {
+				j = len(s)
+			}
+		}
+		dst = append(dst, s[i:j]...)
+		i = j
 	}
 	return dst
 }
