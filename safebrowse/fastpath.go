@@ -57,6 +57,12 @@ func appendCanonicalFast(dst []byte, rawURL string) ([]byte, parts, bool) {
 		}
 		all |= k | (prev&k&fastDot)<<1
 		prev = k
+		if len(dst) == cap(dst) {
+			// A userinfo is copied here, and a port below, to be dropped
+			// later: where the full path, which copies neither, would not
+			// grow dst, neither may this.
+			return orig, p, false
+		}
 		dst = append(dst, fastLower[s[i]])
 	}
 	all |= (prev & fastDot) << 1
@@ -80,6 +86,9 @@ func appendCanonicalFast(dst []byte, rawURL string) ([]byte, parts, bool) {
 					break
 				}
 				all |= k
+				if len(dst) == cap(dst) {
+					return orig, p, false
+				}
 				dst = append(dst, fastLower[s[i]])
 			}
 			ah = i

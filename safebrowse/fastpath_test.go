@@ -250,9 +250,11 @@ func FuzzFastPath(f *testing.F) {
 // and reports whether the fast path took it.
 func checkFastPath(t *testing.T, in string) bool {
 	t.Helper()
-	// Separate buffers: each path writes its spare capacity.
-	want, wp, werr := appendCanonicalMode([]byte("x"), in, readRaw)
-	got, gp, ok := appendCanonicalFast([]byte("x"), in)
+	// Separate buffers, each with room for the result: each path writes
+	// its spare capacity, and the fast path declines rather than grow dst.
+	buf := func() []byte { return append(make([]byte, 0, 3*len(in)+64), 'x') }
+	want, wp, werr := appendCanonicalMode(buf(), in, readRaw)
+	got, gp, ok := appendCanonicalFast(buf(), in)
 	if !ok {
 		if string(got) != "x" {
 			t.Fatalf("appendCanonicalFast(%q) declined, returning %q; want the dst it was given", in, got)
@@ -283,4 +285,28 @@ func FuzzScanRest(f *testing.F) {
 			t.Fatalf("scanRest(%q): escape %v; want %v", s, esc, want)
 		}
 	})
+}
+
+// TestFastPathAllocs checks that the fast path, which copies a userinfo
+// and a port before it drops them, does not grow a dst that has room for
+// the result, as the full path does not.
+func TestFastPathAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("-race instruments allocations; run without -race")
+	}
+	for _, in := range []string{
+		"http://a-long-user:and-a-long-password@a.example/",
+		"http://a.example:0000000000000000080/",
+		"http://u:p@[::1]:80/",
+		"http://%41.example:80/x",
+	} {
+		want, err := Canonicalize(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := make([]byte, 0, len(want))
+		if n := testing.AllocsPerRun(10, func() { AppendCanonical(dst, in) }); n != 0 {
+			t.Errorf("AppendCanonical(%d-byte dst, %q): %v allocs; want 0", len(want), in, n)
+		}
+	}
 }
