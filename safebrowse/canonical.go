@@ -76,7 +76,13 @@ func AppendCanonical(dst []byte, rawURL string) ([]byte, error) {
 //  5. canonicalise the host (the Safe Browsing host rules, in host.go);
 //  6. canonicalise the path (the Safe Browsing path rules), not the query;
 //  7. escape every byte <= 0x20, >= 0x7F, '#' and '%' (the final step).
+//
+// Most URLs take a shorter path to the same result: see
+// [appendCanonicalFast].
 func appendCanonical(dst []byte, rawURL string) ([]byte, parts, error) {
+	if b, p, ok := appendCanonicalFast(dst, rawURL); ok {
+		return b, p, nil
+	}
 	return appendCanonicalMode(dst, rawURL, readRaw)
 }
 
@@ -265,6 +271,16 @@ func canonical[T string | []byte](dst []byte, s T, rawURL string, m readMode, cl
 		return orig, p, newError(ErrNoHost, rawURL, "")
 	}
 
+	return pathRules(dst, &p, hostEnd, !clean), p, nil
+}
+
+// pathRules applies steps 6 and 7 to the canonical URL begun in dst at
+// p.start, whose canonical host ends at hostEnd, and which the unescaped
+// path and query follow; it sets the rest of p and returns the buffer.
+// Step 7 runs when dirty is set. A clean input gives a clean result: its
+// bytes are kept or moved, and those added (the scheme's, "://", '/', an
+// address's digits) need no escape.
+func pathRules(dst []byte, p *parts, hostEnd int, dirty bool) []byte {
 	// Step 6: the path rules. The path ends at the first unescaped '?'.
 	if hostEnd == len(dst) || dst[hostEnd] == '?' {
 		dst = splice(dst, hostEnd, hostEnd, slash)
@@ -278,16 +294,14 @@ func canonical[T string | []byte](dst []byte, s T, rawURL string, m readMode, cl
 	pathEnd = hostEnd + n
 	p.hasQuery = pathEnd < len(dst)
 
-	// Step 7: escape. A clean input gives a clean result: its bytes are
-	// kept or moved, and those added (the scheme's, "://", '/', an
-	// address's digits) need no escape.
-	if clean {
-		p.hostEnd, p.pathEnd = hostEnd, pathEnd
-	} else {
+	// Step 7: escape.
+	if dirty {
 		dst, p.hostEnd, p.pathEnd = appendEscaped(dst, p.hostStart, hostEnd, pathEnd)
+	} else {
+		p.hostEnd, p.pathEnd = hostEnd, pathEnd
 	}
 	p.end = len(dst)
-	return dst, p, nil
+	return dst
 }
 
 // reparse applies decision g to s, the input after steps 1 and 2, when its
@@ -498,32 +512,61 @@ func isDelim(c byte) bool { return c == '/' || c == '\\' || c == '?' }
 func appendUnescaped[T string | []byte](dst []byte, s T) []byte {
 	base := len(dst)
 	for i := 0; i < len(s); {
+		c := s[i]
+		if c == '%' && i+2 < len(s) {
+			if hi, lo := unhex[s[i+1]], unhex[s[i+2]]; hi|lo < 16 {
+				// An escape in s: pushing its three bytes would replace
+				// them by the byte they encode (the '%' and the first digit
+				// cannot complete an escape), so push that byte. It
+				// completes an escape only after a '%' and a digit.
+				c = hi<<4 | lo
+				i += 3
+				if n := len(dst); n-base >= 2 && dst[n-2] == '%' {
+					dst = pushUnescaped(dst, base, c)
+				} else {
+					dst = append(dst, c)
+				}
+				continue
+			}
+		}
 		// While one of the top two bytes is '%', the next byte may complete
 		// an escape: push it alone. Otherwise no escape can end before the
 		// next '%' of s: copy up to it.
-		if s[i] == '%' && i+2 < len(s) && host.IsHex(s[i+1]) && host.IsHex(s[i+2]) {
-			// An escape in s: pushing its three bytes would replace them
-			// by the byte they encode (the '%' and the first digit cannot
-			// complete an escape), so push that byte.
-			dst = pushUnescaped(dst, base, host.Unhex(s[i+1])<<4|host.Unhex(s[i+2]))
-			i += 3
-			continue
-		}
 		n := len(dst) - base
-		if s[i] == '%' || n >= 1 && dst[len(dst)-1] == '%' || n >= 2 && dst[len(dst)-2] == '%' {
-			dst = pushUnescaped(dst, base, s[i])
+		if c == '%' || n >= 1 && dst[len(dst)-1] == '%' || n >= 2 && dst[len(dst)-2] == '%' {
+			dst = pushUnescaped(dst, base, c)
 			i++
 			continue
 		}
-		j := indexByte(s[i:], '%')
-		if j < 0 {
-			j = len(s) - i
+		// Runs between escapes are often short, as in an escaped host:
+		// look at a few bytes before calling IndexByte.
+		j := i + 1
+		for j < len(s) && j < i+16 && s[j] != '%' {
+			j++
 		}
-		dst = append(dst, s[i:i+j]...)
-		i += j
+		if j == i+16 {
+			if k := indexByte(s[j:], '%'); k >= 0 {
+				j += k
+			} else {
+				j = len(s)
+			}
+		}
+		dst = append(dst, s[i:j]...)
+		i = j
 	}
 	return dst
 }
+
+// unhex[c] is the value of the hex digit c, or 0xFF if c is none.
+var unhex = func() (t [256]byte) {
+	for c := range t {
+		t[c] = 0xFF
+		if host.IsHex(byte(c)) {
+			t[c] = host.Unhex(byte(c))
+		}
+	}
+	return t
+}()
 
 // pushUnescaped appends c to dst and unescapes the escapes it completes in
 // dst[base:].
@@ -674,32 +717,52 @@ var escapeSet = func() (t [256]bool) {
 }()
 
 // anyEscape reports whether a byte of b must be escaped. It tests eight
-// bytes at a time, with the bit tricks of "Bit Twiddling Hacks" (Sean
-// Eron Anderson): hasless(x, n) and haszero(x), which are exact as a test
-// of the whole word.
+// bytes at a time, 32 between branches, with the bit tricks of "Bit
+// Twiddling Hacks" (Sean Eron Anderson): see [escapeBits].
 func anyEscape[T string | []byte](b T) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	for len(b) >= 8 {
-		x := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		if x&highs != 0 { // a byte >= 0x80
-			return true
+	const highs = 0x8080808080808080
+	n := len(b)
+	if n < 8 {
+		for i := 0; i < n; i++ {
+			if escapeSet[b[i]] {
+				return true
+			}
 		}
-		m := (x - ones*0x21) &^ x // hasless(x, 0x21): a byte <= 0x20
-		// A zero byte of x^(ones*c) where x has c: DEL, '#' and '%'.
-		d, h, p := x^ones*0x7F, x^ones*'#', x^ones*'%'
-		m |= (d-ones)&^d | (h-ones)&^h | (p-ones)&^p
+		return false
+	}
+	// The last eight bytes, which may overlap bytes tested below.
+	m := escapeBits(load64(b[n-8:]))
+	for len(b) >= 32 {
+		m |= escapeBits(load64(b)) | escapeBits(load64(b[8:])) |
+			escapeBits(load64(b[16:])) | escapeBits(load64(b[24:]))
 		if m&highs != 0 {
 			return true
 		}
+		b = b[32:]
+	}
+	for len(b) >= 8 {
+		m |= escapeBits(load64(b))
 		b = b[8:]
 	}
-	for i := 0; i < len(b); i++ {
-		if escapeSet[b[i]] {
-			return true
-		}
-	}
-	return false
+	return m&highs != 0
+}
+
+// escapeBits returns a word whose high bit is set in some byte if and only
+// if a byte of x must be escaped: a byte >= 0x80 (its own high bit), DEL
+// (x+1), a byte <= 0x20 (x-0x21), '#' or '%' (a zero byte of x^c, less
+// one). The sums' carries and borrows cross into the next byte only from
+// a byte that must be escaped, so the test is exact for the whole word,
+// though not byte by byte.
+func escapeBits(x uint64) uint64 {
+	const ones = 0x0101010101010101
+	return x | (x + ones) | (x - ones*0x21) | (x ^ ones*'#' - ones) | (x ^ ones*'%' - ones)
+}
+
+// load64 returns the first eight bytes of b as a little-endian word.
+func load64[T string | []byte](b T) uint64 {
+	_ = b[7]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
 // countEscapes returns the number of bytes of b that must be escaped.

@@ -1,0 +1,295 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package safebrowse
+
+import (
+	"math/bits"
+	"strings"
+
+	"github.com/urlspec/urlspec/internal/host"
+)
+
+// appendCanonicalFast is appendCanonical for the common URL, in one scan
+// of its scheme and authority: it begins with "http://" or "https://" in
+// lower case, holds no tab, CR or LF, and does not end in a byte <= 0x20
+// (so steps 1 and 3 have nothing to do), and its authority holds no other
+// byte <= 0x20 or DEL. If it holds a '%', its host as read, once
+// unescaped, must be a valid host, so that decision g does not apply. Its
+// host then needs only lowercasing, or the host rules of canonHost, and
+// its path only the path rules.
+//
+// For any other input, and for one that is an error, it reports false,
+// and has written only dst's spare capacity; the caller then takes the
+// full path. When it reports true, the result is the full path's, byte for
+// byte, with the same parts (TestFastPath and FuzzFastPath check that).
+func appendCanonicalFast(dst []byte, rawURL string) ([]byte, parts, bool) {
+	var p parts
+	s := rawURL
+	n := 0
+	switch {
+	case strings.HasPrefix(s, "http://"):
+		n = len("http://")
+	case strings.HasPrefix(s, "https://"):
+		n = len("https://")
+	default:
+		return dst, p, false
+	}
+	if len(s) > maxURLLen {
+		return dst, p, false
+	}
+	orig := dst
+	p.start = len(dst)
+	dst = append(dst, s[:n]...)
+	p.hostStart = len(dst)
+
+	// The authority, lowercased as it is copied. It ends at the first '/',
+	// '\\', '?' or '#'. A leading dot, a trailing dot and a run of dots all
+	// show as a dot after a dot, the host being framed by dots. The scan
+	// stops first at a ':'.
+	var all, prev fastKind = 0, fastDot
+	i := n
+	for ; i < len(s); i++ {
+		k := fastKinds[s[i]]
+		if k&(fastEnd|fastColon) != 0 {
+			break
+		}
+		all |= k | (prev&k&fastDot)<<1
+		prev = k
+		if len(dst) == cap(dst) {
+			// A userinfo is copied here, and a port below, to be dropped
+			// later: where the full path, which copies neither, would not
+			// grow dst, neither may this.
+			return orig, p, false
+		}
+		dst = append(dst, fastLower[s[i]])
+	}
+	all |= (prev & fastDot) << 1
+	ah := i // s[n:ah] holds the host as read, and any userinfo
+	if i < len(s) && s[i] == ':' {
+		// Most often a port: digits, with a value of at most 65535, up to
+		// the end of the authority (decision b). Otherwise the ':' is in
+		// a userinfo or brackets, or begins a port that is no port: read
+		// on to the end of the authority, for hostBounds.
+		j, v := i+1, 0
+		for j < len(s) && isDigit(s[j]) && v <= 65535 {
+			v = v*10 + int(s[j]-'0')
+			j++
+		}
+		if v <= 65535 && (j == len(s) || fastKinds[s[j]]&fastEnd != 0) {
+			i = j
+		} else {
+			for ; i < len(s); i++ {
+				k := fastKinds[s[i]]
+				if k&fastEnd != 0 {
+					break
+				}
+				all |= k
+				if len(dst) == cap(dst) {
+					return orig, p, false
+				}
+				dst = append(dst, fastLower[s[i]])
+			}
+			ah = i
+		}
+	}
+	if all&fastBail != 0 {
+		return orig, p, false
+	}
+	hostEnd := len(dst)
+
+	// The path, the query and the fragment, which is cut (step 2). Most
+	// hold no byte to escape, and so no tab, CR, LF, '#' or '%'.
+	rest := s[i:]
+	q, dirty := scanRest(rest)
+	if dirty {
+		if strings.IndexByte(rest, '\t') >= 0 || strings.IndexByte(rest, '\r') >= 0 ||
+			strings.IndexByte(rest, '\n') >= 0 || s[len(s)-1] <= ' ' {
+			return orig, p, false // step 1
+		}
+		if h := strings.IndexByte(rest, '#'); h >= 0 {
+			rest = rest[:h]
+			q, dirty = scanRest(rest)
+		}
+		if dirty && strings.IndexByte(rest, '%') >= 0 {
+			all |= fastPercent
+		}
+	}
+
+	switch {
+	case all&fastPercent != 0:
+		// Decision b on the authority as read, then step 3 on the host.
+		a := s[n:ah]
+		hs, he := 0, len(a)
+		if all&fastCut != 0 {
+			hs, he = hostBounds(a)
+			if port := a[min(he+1, len(a)):]; len(port) > 0 {
+				if _, ok := host.Port(port); !ok {
+					return orig, p, false
+				}
+			}
+		}
+		dst = appendUnescaped(dst[:p.hostStart], a[hs:he])
+		if !validHost(dst[p.hostStart:]) {
+			return orig, p, false // decision g may apply
+		}
+		// A valid host holds no delimiter, userinfo or port to extract
+		// again once the rest is unescaped.
+		hostEnd = len(dst)
+		dst = appendUnescaped(dst, rest)
+		var err error
+		dst, hostEnd, p.ip, err = canonHost(dst, p.hostStart, hostEnd)
+		if err != nil || hostEnd == p.hostStart {
+			return orig, p, false
+		}
+		return pathRules(dst, &p, hostEnd, true), p, true
+
+	case all&(fastCut|fastDotRun|fastHost) == 0:
+		// A host in form, but for its case, and perhaps an IPv4 address.
+		if hostEnd == p.hostStart {
+			return orig, p, false
+		}
+		if all&fastNotIPv4 == 0 {
+			if a, ok := parseIPv4(dst[p.hostStart:hostEnd]); ok {
+				dst = appendIPv4(dst[:p.hostStart], a)
+				hostEnd = len(dst)
+				p.ip = true
+			}
+		}
+
+	default:
+		if all&fastCut != 0 {
+			// Decision b: drop the userinfo and the port, which must be a port.
+			a := dst[p.hostStart:hostEnd]
+			hs, he := hostBounds(a)
+			if port := a[min(he+1, len(a)):]; len(port) > 0 {
+				if _, ok := host.Port(string(port)); !ok {
+					return orig, p, false
+				}
+			}
+			hostEnd = p.hostStart + copy(a, a[hs:he])
+			dst = dst[:hostEnd]
+		}
+		var err error
+		dst, hostEnd, p.ip, err = canonHost(dst, p.hostStart, hostEnd)
+		if err != nil || hostEnd == p.hostStart {
+			return orig, p, false
+		}
+		// A byte >= 0x80 that the host rules kept, as when the host is
+		// not valid UTF-8, is escaped (step 7).
+		dirty = dirty || all&fastHost != 0
+	}
+	if dirty {
+		dst = append(dst, rest...)
+		return pathRules(dst, &p, hostEnd, true), p, true
+	}
+
+	// pathRules, for a rest that is its own unescaped form and needs no
+	// escape, whose query begins at q, as scanRest found.
+	if q < 0 {
+		q = len(rest)
+	}
+	if q == 0 {
+		dst = append(dst, '/')
+	}
+	dst = append(dst, rest[:q]...)
+	dst = dst[:hostEnd+canonPath(dst[hostEnd:])]
+	p.hostEnd, p.pathEnd = hostEnd, len(dst)
+	dst = append(dst, rest[q:]...)
+	p.hasQuery = q < len(rest)
+	p.end = len(dst)
+	return dst, p, true
+}
+
+// scanRest returns the index of the first '?' in s, or -1, and whether a
+// byte of s must be escaped, as [anyEscape] does, in one pass of eight
+// bytes at a time. A zero byte of x^'?' is found as in [escapeBits]: the
+// lowest byte flagged is exact, as a borrow only flags bytes above a zero
+// byte.
+func scanRest(s string) (q int, esc bool) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	n := len(s)
+	if n < 8 {
+		q = -1
+		for i := 0; i < n; i++ {
+			c := s[i]
+			esc = esc || escapeSet[c]
+			if c == '?' && q < 0 {
+				q = i
+			}
+		}
+		return q, esc
+	}
+	var m uint64
+	for i := 0; i+8 <= n; i += 8 {
+		x := load64(s[i:])
+		if z := (x ^ ones*'?' - ones) &^ (x ^ ones*'?') & highs; z != 0 {
+			q = i + bits.TrailingZeros64(z)/8
+			return q, m&highs != 0 || anyEscape(s[i:])
+		}
+		m |= escapeBits(x)
+	}
+	// The last eight bytes, which may overlap bytes tested: a '?' among
+	// those would have been found.
+	x := load64(s[n-8:])
+	m |= escapeBits(x)
+	if z := (x ^ ones*'?' - ones) &^ (x ^ ones*'?') & highs; z != 0 {
+		return n - 8 + bits.TrailingZeros64(z)/8, m&highs != 0
+	}
+	return -1, m&highs != 0
+}
+
+// A fastKind is a set of kinds of authority byte, for appendCanonicalFast.
+type fastKind uint16
+
+const (
+	fastDot     fastKind = 1 << iota // '.'
+	fastDotRun                       // '.' after '.' (fastDot<<1, set by the scan)
+	fastNotIPv4                      // a byte that no IPv4 address holds
+	fastCut                          // '@' or ':', which end the userinfo or begin the port
+	fastColon                        // ':'
+	fastHost                         // '[', ']' or a byte >= 0x80, which need canonHost
+	fastPercent                      // '%'
+	fastBail                         // a byte <= 0x20 or DEL: the full path
+	fastEnd                          // '/', '\\', '?' or '#', which end the authority
+)
+
+// fastKinds[c] is the kind of the authority byte c.
+var fastKinds = func() (t [256]fastKind) {
+	for c := range t {
+		k := hostKinds[c]
+		if k&dot != 0 {
+			t[c] |= fastDot
+		}
+		if k&notIPv4 != 0 {
+			t[c] |= fastNotIPv4
+		}
+		switch {
+		case isDelim(byte(c)) || c == '#':
+			t[c] |= fastEnd
+		case c == '@':
+			t[c] |= fastCut
+		case c == ':':
+			t[c] |= fastCut | fastColon
+		case c == '[' || c == ']' || c >= 0x80:
+			t[c] |= fastHost
+		case c == '%':
+			t[c] |= fastPercent
+		case mustEscape(byte(c)):
+			t[c] |= fastBail
+		}
+	}
+	return t
+}()
+
+// fastLower[c] is c lowercased (host step 5).
+var fastLower = func() (t [256]byte) {
+	for c := range t {
+		t[c] = byte(c)
+		if 'A' <= c && c <= 'Z' {
+			t[c] += 'a' - 'A'
+		}
+	}
+	return t
+}()
