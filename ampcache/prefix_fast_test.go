@@ -12,6 +12,7 @@ import (
 
 	"github.com/urlspec/urlspec/internal/host"
 	"github.com/urlspec/urlspec/internal/punycode"
+	"github.com/urlspec/urlspec/internal/wpt"
 	"golang.org/x/net/idna"
 )
 
@@ -66,7 +67,7 @@ func tableHosts(tb testing.TB) []string {
 		addURL(tt.in)
 		addURL(tt.want)
 	}
-	return append(hosts, wptHosts(tb)...)
+	return append(hosts, wpt.Hosts(tb)...)
 }
 
 // TestKnownPathTables compares the two paths on every host of the test

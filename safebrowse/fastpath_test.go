@@ -7,6 +7,8 @@ package safebrowse
 import (
 	"strings"
 	"testing"
+
+	"github.com/urlspec/urlspec/internal/wpt"
 )
 
 // fastPathTests are inputs at the edges of appendCanonicalFast: each row
@@ -216,7 +218,7 @@ func TestFastPath(t *testing.T) {
 		{"canonicalisation rows", canonRowInputs(), 0},
 		// The benchmark's URLs: the fast path is what makes it fast.
 		{"sbcorpus", corpus(t), 0.9},
-		{"wpt", wptInputs(t), 0},
+		{"wpt", wpt.Inputs(t), 0},
 	}
 	for _, set := range sets {
 		t.Run(set.name, func(t *testing.T) {
