@@ -62,11 +62,17 @@
 //	   snowflake agree on this.
 //
 // [AppendDomainPrefix] makes no allocations for an ASCII domain with no
-// A-label. A Unicode domain or an A-label takes one pass of
-// golang.org/x/net/idna (one allocation), and the prefix label is encoded
-// with this module's RFC 3492 Punycode; a prefix that may be right-to-left
-// (Arabic, Hebrew) takes a second pass, for the Bidi rule of RFC 5893 on
-// the prefix as one label.
+// A-label, nor for a domain whose Unicode form holds only lowercase ASCII
+// letters, digits, "-" and letters of common scripts whose UTS #46
+// processing is known exactly (Latin-1, Greek and Cyrillic lowercase
+// letters, kana, Hangul, CJK ideographs, Arabic letters and digits): UTS #46
+// changes none of them, and its one check that can fail, the Bidi rule of
+// RFC 5893, is made without golang.org/x/net/idna, on the domain and on the
+// prefix as one label. Tests hold this path to x/net/idna on every such
+// code point. Any other Unicode domain or A-label takes one pass of
+// x/net/idna (one allocation), and a prefix that may be right-to-left
+// (Hebrew, say) a second one, for the Bidi rule on the prefix. The prefix
+// label is encoded with this module's RFC 3492 Punycode.
 //
 // # Caches
 //
