@@ -15,33 +15,21 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/urlspec/urlspec/ampcache"
 	"github.com/urlspec/urlspec/examples/internal/input"
 )
 
 func main() {
-	out := bufio.NewWriter(os.Stdout)
-	defer out.Flush()
-	failed := false
-	show := func(domain string) {
+	input.Main("ampprefix", func(out io.Writer, domain string) bool {
 		prefix, err := ampcache.DomainPrefix(domain)
 		if err != nil {
 			fmt.Fprintf(out, "%s\t%v\n", domain, err)
-			failed = true
-			return
+			return false
 		}
 		fmt.Fprintf(out, "%s\t%s\n", domain, prefix)
-	}
-	if err := input.Each(os.Args[1:], os.Stdin, show); err != nil {
-		fmt.Fprintln(os.Stderr, "ampprefix:", err)
-		failed = true
-	}
-	out.Flush()
-	if failed {
-		os.Exit(1)
-	}
+		return true
+	})
 }

@@ -17,9 +17,8 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/urlspec/urlspec/ampcache"
 	"github.com/urlspec/urlspec/examples/internal/input"
@@ -36,11 +35,8 @@ var servings = []ampcache.Serving{
 }
 
 func main() {
-	out := bufio.NewWriter(os.Stdout)
-	defer out.Flush()
-	failed := false
 	buf := make([]byte, 0, 512)
-	show := func(u string) {
+	input.Main("cacheurl", func(out io.Writer, u string) bool {
 		fmt.Fprintln(out, u)
 		for _, c := range ampcache.Caches() {
 			for _, s := range servings {
@@ -48,19 +44,11 @@ func main() {
 				buf, err = ampcache.AppendCacheURL(buf[:0], c.CacheDomain, u, s)
 				if err != nil {
 					fmt.Fprintf(out, "\t%v\n", err)
-					failed = true
-					return
+					return false
 				}
 				fmt.Fprintf(out, "\t%s\t%s\t%s\n", c.ID, s, buf)
 			}
 		}
-	}
-	if err := input.Each(os.Args[1:], os.Stdin, show); err != nil {
-		fmt.Fprintln(os.Stderr, "cacheurl:", err)
-		failed = true
-	}
-	out.Flush()
-	if failed {
-		os.Exit(1)
-	}
+		return true
+	})
 }

@@ -15,35 +15,23 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/urlspec/urlspec/examples/internal/input"
 	"github.com/urlspec/urlspec/safebrowse"
 )
 
 func main() {
-	out := bufio.NewWriter(os.Stdout)
-	defer out.Flush()
-	failed := false
 	var buf []byte
-	show := func(rawURL string) {
+	input.Main("sbcanon", func(out io.Writer, rawURL string) bool {
 		var err error
 		buf, err = safebrowse.AppendCanonical(buf[:0], rawURL)
 		if err != nil {
 			fmt.Fprintf(out, "%s\t%v\n", rawURL, err)
-			failed = true
-			return
+			return false
 		}
 		fmt.Fprintf(out, "%s\t%s\n", rawURL, buf)
-	}
-	if err := input.Each(os.Args[1:], os.Stdin, show); err != nil {
-		fmt.Fprintln(os.Stderr, "sbcanon:", err)
-		failed = true
-	}
-	out.Flush()
-	if failed {
-		os.Exit(1)
-	}
+		return true
+	})
 }

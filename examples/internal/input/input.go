@@ -8,7 +8,9 @@ package input
 
 import (
 	"bufio"
+	"fmt"
 	"io"
+	"os"
 	"strings"
 )
 
@@ -34,4 +36,35 @@ func Each(args []string, r io.Reader, f func(string)) error {
 		}
 	}
 	return sc.Err()
+}
+
+// Main is the main function of a command that works on each of its
+// arguments or input lines: it runs Run on the process's arguments and
+// standard streams, and exits with the status Run returns.
+func Main(name string, show func(out io.Writer, s string) bool) {
+	os.Exit(Run(name, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, show))
+}
+
+// Run calls show with each of args or input lines (see Each), which writes
+// its result to out, buffered, and reports whether s was valid. It returns
+// the exit status: 0, or 1 if show reported an invalid input or stdin
+// could not be read, which is written to stderr after the name.
+func Run(name string, args []string, stdin io.Reader, stdout, stderr io.Writer, show func(out io.Writer, s string) bool) int {
+	out := bufio.NewWriter(stdout)
+	status := 0
+	err := Each(args, stdin, func(s string) {
+		if !show(out, s) {
+			status = 1
+		}
+	})
+	if err != nil {
+		out.Flush()
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		status = 1
+	}
+	if err := out.Flush(); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		status = 1
+	}
+	return status
 }

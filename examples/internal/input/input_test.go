@@ -7,6 +7,8 @@ package input
 import (
 	"bufio"
 	"errors"
+	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -35,6 +37,41 @@ func TestEach(t *testing.T) {
 			err := Each(tt.args, strings.NewReader(tt.in), func(s string) { got = append(got, s) })
 			if !slices.Equal(got, tt.want) || !errors.Is(err, tt.wantErr) {
 				t.Errorf("Each = %.40q, %v; want %.40q, %v", got, err, tt.want, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestRun(t *testing.T) {
+	tests := []struct {
+		name       string
+		args       []string
+		in         string
+		wantOut    string
+		wantErr    string
+		wantStatus int
+	}{
+		// Every input valid: status 0.
+		{"valid", []string{"a", "b"}, "", "a\nb\n", "", 0},
+		// One invalid input: its line is written, and status 1.
+		{"invalid", nil, "a\nbad\nc\n", "a\n!bad\nc\n", "", 1},
+		// A read error: the lines before it, the error, and status 1.
+		{"read error", nil, "a\n" + strings.Repeat("x", MaxLine+1), "a\n", "cmd: bufio.Scanner: token too long\n", 1},
+	}
+	show := func(out io.Writer, s string) bool {
+		if s == "bad" {
+			fmt.Fprintln(out, "!"+s)
+			return false
+		}
+		fmt.Fprintln(out, s)
+		return true
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errOut strings.Builder
+			status := Run("cmd", tt.args, strings.NewReader(tt.in), &out, &errOut, show)
+			if out.String() != tt.wantOut || errOut.String() != tt.wantErr || status != tt.wantStatus {
+				t.Errorf("Run = %d, stdout %q, stderr %q; want %d, %q, %q", status, out.String(), errOut.String(), tt.wantStatus, tt.wantOut, tt.wantErr)
 			}
 		})
 	}
