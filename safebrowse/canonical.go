@@ -194,13 +194,9 @@ func canonical[T string | []byte](dst []byte, s T, rawURL string, m readMode, cl
 	hs, he := 0, authEnd
 	badPort := false
 	if kinds&authCut != 0 {
-		hs, he = hostBounds(rest[:authEnd])
-		// Decision b: the port, after the ':' that ends the host.
-		if he < authEnd {
-			port := rest[he+1 : authEnd]
-			_, ok := host.Port(string(port))
-			badPort = len(port) > 0 && !ok
-		}
+		var portOK bool
+		hs, he, portOK = splitAuthority(rest[:authEnd])
+		badPort = !portOK
 	}
 	rawHost := rest[hs:he]
 	port := rest[he:authEnd]
@@ -439,6 +435,18 @@ func splitScheme[T string | []byte](s T) (scheme, rest T, err error) {
 		return s[:0], s, nil
 	}
 	return scheme, rest[:0], ErrScheme
+}
+
+// splitAuthority returns the bounds of the host in the authority a, as
+// [hostBounds] does, and whether what follows the ':' that ends the host
+// is a port (decision b): none, empty, or one that [host.Port] accepts.
+func splitAuthority[T string | []byte](a T) (start, end int, portOK bool) {
+	start, end = hostBounds(a)
+	if end+1 >= len(a) {
+		return start, end, true
+	}
+	_, portOK = host.Port(string(a[end+1:]))
+	return start, end, portOK
 }
 
 // hostBounds returns the bounds of the host in the authority a, as a

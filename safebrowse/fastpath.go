@@ -123,11 +123,9 @@ func appendCanonicalFast(dst []byte, rawURL string) ([]byte, parts, bool) {
 		a := s[n:ah]
 		hs, he := 0, len(a)
 		if all&fastCut != 0 {
-			hs, he = hostBounds(a)
-			if port := a[min(he+1, len(a)):]; len(port) > 0 {
-				if _, ok := host.Port(port); !ok {
-					return orig, p, false
-				}
+			var portOK bool
+			if hs, he, portOK = splitAuthority(a); !portOK {
+				return orig, p, false
 			}
 		}
 		dst = appendUnescaped(dst[:p.hostStart], a[hs:he])
@@ -162,11 +160,9 @@ func appendCanonicalFast(dst []byte, rawURL string) ([]byte, parts, bool) {
 		if all&fastCut != 0 {
 			// Decision b: drop the userinfo and the port, which must be a port.
 			a := dst[p.hostStart:hostEnd]
-			hs, he := hostBounds(a)
-			if port := a[min(he+1, len(a)):]; len(port) > 0 {
-				if _, ok := host.Port(string(port)); !ok {
-					return orig, p, false
-				}
+			hs, he, portOK := splitAuthority(a)
+			if !portOK {
+				return orig, p, false
 			}
 			hostEnd = p.hostStart + copy(a, a[hs:he])
 			dst = dst[:hostEnd]
@@ -283,13 +279,10 @@ var fastKinds = func() (t [256]fastKind) {
 	return t
 }()
 
-// fastLower[c] is c lowercased (host step 5).
+// fastLower[c] is [host.Lower] of c (host step 5), as a table for the scan.
 var fastLower = func() (t [256]byte) {
 	for c := range t {
-		t[c] = byte(c)
-		if 'A' <= c && c <= 'Z' {
-			t[c] += 'a' - 'A'
-		}
+		t[c] = host.Lower(byte(c))
 	}
 	return t
 }()
