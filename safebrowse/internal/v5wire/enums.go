@@ -81,10 +81,10 @@ type HashLength int32
 
 // The hash lengths of Safe Browsing v5.
 const (
-	FourBytes       HashLength = 2 // FOUR_BYTES
-	EightBytes      HashLength = 3 // EIGHT_BYTES
-	SixteenBytes    HashLength = 4 // SIXTEEN_BYTES
-	ThirtyTwoBytes  HashLength = 5 // THIRTY_TWO_BYTES
+	FourBytes      HashLength = 2 // FOUR_BYTES
+	EightBytes     HashLength = 3 // EIGHT_BYTES
+	SixteenBytes   HashLength = 4 // SIXTEEN_BYTES
+	ThirtyTwoBytes HashLength = 5 // THIRTY_TWO_BYTES
 )
 
 var hashLengthNames = []string{"HASH_LENGTH_UNSPECIFIED", "", "FOUR_BYTES", "EIGHT_BYTES", "SIXTEEN_BYTES", "THIRTY_TWO_BYTES"}

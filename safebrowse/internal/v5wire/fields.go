@@ -13,36 +13,36 @@ const (
 	searchCacheDuration protowire.Number = 2
 
 	// FullHash and FullHash.FullHashDetail.
-	fullHashHash       protowire.Number = 1
-	fullHashDetails    protowire.Number = 2
-	detailThreatType   protowire.Number = 1
-	detailAttributes   protowire.Number = 2
-	durationSeconds    protowire.Number = 1
-	durationNanos      protowire.Number = 2
-	statusCode         protowire.Number = 1
-	statusMessage      protowire.Number = 2
-	batchHashLists     protowire.Number = 1
-	listHashLists      protowire.Number = 1
-	listNextPageToken  protowire.Number = 2
-	urlsThreats        protowire.Number = 1
-	urlsCacheDuration  protowire.Number = 2
-	threatURLURL       protowire.Number = 1
-	threatURLTypes     protowire.Number = 2
-	metaThreatTypes    protowire.Number = 1
-	metaLikelySafe     protowire.Number = 2
-	metaDescription    protowire.Number = 4
-	metaHashLength     protowire.Number = 6
-	hashListName       protowire.Number = 1
-	hashListVersion    protowire.Number = 2
-	hashListPartial    protowire.Number = 3
-	hashListAdd4       protowire.Number = 4
-	hashListRemovals   protowire.Number = 5
-	hashListMinWait    protowire.Number = 6
-	hashListChecksum   protowire.Number = 7
-	hashListMetadata   protowire.Number = 8
-	hashListAdd8       protowire.Number = 9
-	hashListAdd16      protowire.Number = 10
-	hashListAdd32      protowire.Number = 11
+	fullHashHash      protowire.Number = 1
+	fullHashDetails   protowire.Number = 2
+	detailThreatType  protowire.Number = 1
+	detailAttributes  protowire.Number = 2
+	durationSeconds   protowire.Number = 1
+	durationNanos     protowire.Number = 2
+	statusCode        protowire.Number = 1
+	statusMessage     protowire.Number = 2
+	batchHashLists    protowire.Number = 1
+	listHashLists     protowire.Number = 1
+	listNextPageToken protowire.Number = 2
+	urlsThreats       protowire.Number = 1
+	urlsCacheDuration protowire.Number = 2
+	threatURLURL      protowire.Number = 1
+	threatURLTypes    protowire.Number = 2
+	metaThreatTypes   protowire.Number = 1
+	metaLikelySafe    protowire.Number = 2
+	metaDescription   protowire.Number = 4
+	metaHashLength    protowire.Number = 6
+	hashListName      protowire.Number = 1
+	hashListVersion   protowire.Number = 2
+	hashListPartial   protowire.Number = 3
+	hashListAdd4      protowire.Number = 4
+	hashListRemovals  protowire.Number = 5
+	hashListMinWait   protowire.Number = 6
+	hashListChecksum  protowire.Number = 7
+	hashListMetadata  protowire.Number = 8
+	hashListAdd8      protowire.Number = 9
+	hashListAdd16     protowire.Number = 10
+	hashListAdd32     protowire.Number = 11
 )
 
 // addField returns the additions field of a list of width w bytes (4, 8,
