@@ -92,11 +92,11 @@ func ParseKeyConfigs(b []byte) ([]KeyConfig, error) {
 	if len(b) == 0 {
 		return nil, keyConfigError(ErrKeyConfig, b, "no key configuration")
 	}
-	list, listN, listErr := parseKeyConfigList(b)
+	list, listErr := parseKeyConfigList(b)
 	if listErr == nil && len(list) > 0 {
 		return list, nil
 	}
-	bare, bareN, bareErr := parseBareKeyConfigs(b)
+	bare, bareErr := parseBareKeyConfigs(b)
 	if bareErr == nil {
 		return bare, nil
 	}
@@ -104,26 +104,27 @@ func ParseKeyConfigs(b []byte) ([]KeyConfig, error) {
 		// A well-formed list of configurations with unknown KEMs only.
 		return nil, keyConfigError(ErrUnsupported, b, "no key configuration with a supported KEM")
 	}
-	// Report the framing that got further.
-	if listN >= bareN {
+	// Report the list's error if b starts as a list does, with a first
+	// length that fits.
+	if len(b) >= 2 && 2+int(binary.BigEndian.Uint16(b)) <= len(b) {
 		return nil, listErr
 	}
 	return nil, bareErr
 }
 
 // parseKeyConfigList parses the application/ohttp-keys form, skipping
-// configurations with unknown KEMs. It returns how far it got.
-func parseKeyConfigList(b []byte) ([]KeyConfig, int, error) {
+// configurations with unknown KEMs.
+func parseKeyConfigList(b []byte) ([]KeyConfig, error) {
 	var cs []KeyConfig
 	off := 0
 	for off < len(b) {
 		if len(b)-off < 2 {
-			return nil, off, keyConfigError(ErrKeyConfig, b[off:], "truncated length"+at(off))
+			return nil, keyConfigError(ErrKeyConfig, b[off:], "truncated length"+at(off))
 		}
 		n := int(binary.BigEndian.Uint16(b[off:]))
 		off += 2
 		if len(b)-off < n {
-			return nil, off, keyConfigError(ErrKeyConfig, b[off:], "key configuration of "+strconv.Itoa(n)+" bytes is truncated"+at(off))
+			return nil, keyConfigError(ErrKeyConfig, b[off:], "key configuration of "+strconv.Itoa(n)+" bytes is truncated"+at(off))
 		}
 		elem := b[off : off+n]
 		if len(elem) >= 3 {
@@ -134,20 +135,20 @@ func parseKeyConfigList(b []byte) ([]KeyConfig, int, error) {
 		}
 		c, m, err := parseKeyConfig(elem)
 		if err != nil {
-			return nil, off, err
+			return nil, err
 		}
 		if m != n {
-			return nil, off, keyConfigError(ErrKeyConfig, elem, "length "+strconv.Itoa(n)+" does not match the key configuration's "+strconv.Itoa(m)+at(off))
+			return nil, keyConfigError(ErrKeyConfig, elem, "length "+strconv.Itoa(n)+" does not match the key configuration's "+strconv.Itoa(m)+at(off))
 		}
 		cs = append(cs, c)
 		off += n
 	}
-	return cs, off, nil
+	return cs, nil
 }
 
 // parseBareKeyConfigs parses key configurations back to back, stopping at
 // one with an unknown KEM.
-func parseBareKeyConfigs(b []byte) ([]KeyConfig, int, error) {
+func parseBareKeyConfigs(b []byte) ([]KeyConfig, error) {
 	var cs []KeyConfig
 	off := 0
 	for off < len(b) {
@@ -158,12 +159,12 @@ func parseBareKeyConfigs(b []byte) ([]KeyConfig, int, error) {
 		}
 		c, n, err := parseKeyConfig(b[off:])
 		if err != nil {
-			return nil, off, err
+			return nil, err
 		}
 		cs = append(cs, c)
 		off += n
 	}
-	return cs, off, nil
+	return cs, nil
 }
 
 // size returns the encoded length of c, or an error if c cannot be
