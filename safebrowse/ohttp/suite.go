@@ -79,7 +79,7 @@ func kdfHash(id uint16) (func() hash.Hash, bool) {
 	return nil, false
 }
 
-// aeadSizes returns the key length Nk of a supported AEAD; the nonce
+// aeadKeySize returns the key length Nk of a supported AEAD; the nonce
 // length Nn is 12 and the tag 16 for both. ChaCha20-Poly1305 would need
 // golang.org/x/crypto for the response, and is not supported.
 func aeadKeySize(id uint16) (int, bool) {
