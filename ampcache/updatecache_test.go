@@ -393,12 +393,15 @@ func checkRoundTrip(t *testing.T, in string) {
 	if err != nil {
 		t.Fatalf("CacheURL(%q): %v", in, err)
 	}
+	// The request drops the fragment, and an empty query.
+	cu, _, _ = strings.Cut(cu, "#")
+	if strings.IndexByte(cu, '?') == len(cu)-1 {
+		cu = cu[:len(cu)-1]
+	}
 	want, err := ampcache.SourceURL(cu)
 	if err != nil {
 		t.Fatalf("SourceURL(%q): %v", cu, err)
 	}
-	want, _, _ = strings.Cut(want, "#")
-	want = strings.TrimSuffix(want, "?")
 	for _, u := range urls {
 		got, err := ampcache.VerifyUpdateCache(u, &publisherKey().PublicKey, ts)
 		if err != nil || got != want {
@@ -439,4 +442,73 @@ func BenchmarkVerifyUpdateCache(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzVerifyUpdateCache checks that VerifyUpdateCache never panics, that
+// its errors follow the package rule, and that what it accepts names a
+// publisher URL that CacheURL serves.
+func FuzzVerifyUpdateCache(f *testing.F) {
+	good, err := ampcache.UpdateCacheURL(google, "https://www.example.com/a?id=7", ts, publisherKey())
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{
+		// A valid request, and padded.
+		good,
+		good + "==",
+		// Another cache and the fallback prefix.
+		strings.Replace(good, "cdn.ampproject.org", "www.bing-amp.com", 1),
+		// Structure cut short at each parameter.
+		good[:strings.Index(good, "&amp_url_signature=")],
+		good[:strings.Index(good, "&amp_ts=")],
+		good[:strings.Index(good, "?")],
+		// Odd hosts, paths and escapes.
+		"https://a.b/update-cache/c/s/%zz?amp_action=flush&amp_ts=1700000000&amp_url_signature=AA",
+		"https://x--y.b/update-cache/ii/w0/s/a.b?&&amp_action=flush&amp_ts=1700000000&amp_url_signature=%3D",
+		"https://a-b.c/update-cache/c/s/a.b\\@evil.com/?amp_action=flush&amp_ts=0&amp_url_signature=",
+		"",
+	} {
+		f.Add(s, int64(0))
+	}
+	pub := &publisherKey().PublicKey
+	f.Fuzz(func(t *testing.T, in string, skew int64) {
+		got, err := ampcache.VerifyUpdateCache(in, pub, ts.Add(time.Duration(skew%120)*time.Second))
+		if err != nil {
+			if got != "" || !strings.HasPrefix(err.Error(), "ampcache: ") || len(err.Error()) > 512 {
+				t.Fatalf("VerifyUpdateCache(%q) = %q, %v", in, got, err)
+			}
+			return
+		}
+		if _, err := ampcache.CacheURL(google.CacheDomain, got, ampcache.Content); err != nil {
+			t.Fatalf("VerifyUpdateCache(%q) = %q, which CacheURL refuses: %v", in, got, err)
+		}
+	})
+}
+
+// FuzzUpdateCacheURL checks that VerifyUpdateCache accepts every URL that
+// UpdateCacheURL makes, and returns the publisher URL as SourceURL reads
+// its cache URL.
+func FuzzUpdateCacheURL(f *testing.F) {
+	for _, s := range []string{
+		"https://example.com/a?b=1",
+		"http://點看.com/文#x",
+		"https://example.com:8443/a?usqp=1&amp_js_v=0.1&k",
+		"https://en-us.example.com/?",
+		"https://" + strings.Repeat("a", 60) + ".com/",
+		"HTTPS:\\\\Example.COM\\a",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		if _, err := ampcache.CacheURL(google.CacheDomain, in, ampcache.Content); err != nil {
+			return
+		}
+		if _, err := ampcache.UpdateCacheURL(google, in, ts, publisherKey()); err != nil {
+			if !errors.Is(err, ampcache.ErrInvalidURL) {
+				t.Fatalf("UpdateCacheURL(%q): %v", in, err)
+			}
+			return
+		}
+		checkRoundTrip(t, in)
+	})
 }
