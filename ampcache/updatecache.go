@@ -299,7 +299,7 @@ func VerifyUpdateCache(rawURL string, pub *rsa.PublicKey, now time.Time) (publis
 		return "", newError(ErrTimestamp, rawURL, "amp_ts is not Unix seconds")
 	}
 	if !withinSkew(ts, now.Unix()) {
-		return "", newError(ErrTimestamp, rawURL, "amp_ts is more than 60 seconds from now ("+now.UTC().Format(time.RFC3339)+")")
+		return "", newError(ErrTimestamp, rawURL, "amp_ts is more than 60 seconds from now, "+strconv.FormatInt(now.Unix(), 10))
 	}
 	cacheURL := "https://update-cache.invalid" + path[len(updateCachePath):]
 	if pubQuery != "" {
