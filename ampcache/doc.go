@@ -220,4 +220,40 @@
 // the default port, what CacheURL percent-encodes, a "\" that ends the
 // host, and cache-only query parameters, which SourceURL removes. This is
 // tested and fuzzed.
+//
+// # Update-cache
+//
+// [UpdateCacheURL] and [UpdateCacheURLs] build the signed request that
+// flushes a document from the caches, and [VerifyUpdateCache] checks one as
+// a cache does, as Google's "Update AMP Content" page describes the
+// update-cache request (https://developers.google.com/amp/cache/update-cache).
+// The publisher signs, with an RSA key whose public half it serves as PEM
+// from https://<its host>/.well-known/amphtml/apikey.pub, the path and
+// query from "/update-cache/" up to and including amp_ts; the cache host is
+// not signed, so one signature serves every cache. Decisions:
+//
+//	a. Form. The path is "/update-cache" and the path of [CacheURL] with the
+//	   serving type [Content]: "/c", "/s" for https (http is allowed), the
+//	   host and the path. The query is the publisher's, byte for byte as
+//	   CacheURL keeps it, then amp_action=flush, amp_ts and, last,
+//	   amp_url_signature, as amp-toolbox's toolbox-update-cache orders them.
+//	   An empty query and the fragment are dropped. A publisher query that
+//	   already has one of the three parameters (its name read as net/url
+//	   reads it) is an error on both sides, so the signed bytes have one
+//	   reading.
+//	b. Signature. RSA PKCS #1 v1.5 with SHA-256, written in URL-safe
+//	   base64 without padding, as amp-toolbox writes it. VerifyUpdateCache
+//	   also accepts padding, as "=" or "%3D", and nothing else: not the
+//	   standard alphabet, not non-canonical trailing bits.
+//	c. Keys. RSA of at least 2048 bits on both sides; any crypto.Signer
+//	   with such a public key signs. UpdateCacheURL verifies what the
+//	   signer returned, so a signer that fails or signs another way (PSS)
+//	   is an error here, not a 403 at the cache.
+//	d. Time. amp_ts is Unix seconds, digits only, at most 60 seconds from
+//	   the verifier's clock either way: 60 passes, 61 fails.
+//	e. Hosts. The first label of the request's host must be [DomainPrefix]
+//	   of the publisher host in the path, in any case; the rest of the host
+//	   is not checked against a registry, since the signature does not
+//	   cover it. The returned publisher URL is read as [SourceURL] reads a
+//	   cache URL, so the cache-only parameters are not part of it.
 package ampcache

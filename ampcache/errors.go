@@ -43,10 +43,28 @@ var (
 	ErrNotReversible = errors.New("ampcache: hashed domain prefix cannot be reversed")
 	// ErrInvalidCaches reports a caches.json that fails validation.
 	ErrInvalidCaches = errors.New("ampcache: invalid caches.json")
+	// ErrSignature reports an update-cache request whose amp_url_signature
+	// is missing, malformed or does not verify, or a key that failed to
+	// sign one.
+	ErrSignature = errors.New("ampcache: invalid update-cache signature")
+	// ErrTimestamp reports an update-cache request whose amp_ts is
+	// missing, malformed or more than 60 seconds from the cache's clock.
+	ErrTimestamp = errors.New("ampcache: invalid update-cache timestamp")
+	// ErrInvalidKey reports an update-cache key that is not an RSA key of
+	// at least 2048 bits.
+	ErrInvalidKey = errors.New("ampcache: invalid update-cache key")
+	// ErrNoUpdateCacheAPI reports a cache without an
+	// updateCacheApiDomainSuffix, which takes no update-cache requests.
+	ErrNoUpdateCacheAPI = errors.New("ampcache: cache has no update-cache API")
 )
 
 // newError returns an error wrapping the sentinel err for input, with an
 // optional detail; its message quotes the input (internal/inputerr).
 func newError(err error, input, detail string) error {
 	return inputerr.New(err, input, detail)
+}
+
+// wrapError is newError with a cause, which errors.Is finds too.
+func wrapError(err error, input string, cause error) error {
+	return inputerr.Wrap(err, input, cause)
 }

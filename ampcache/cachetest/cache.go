@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urlspec/urlspec/ampcache"
@@ -52,6 +53,10 @@ type Cache struct {
 	maxRedirects int
 	maxBody      int64
 	timeout      time.Duration
+	now          func() time.Time // the clock update-cache checks amp_ts on
+
+	mu      sync.Mutex
+	flushed []string // publisher URLs of accepted update-cache requests
 }
 
 // An Option configures a [Cache].
@@ -119,6 +124,7 @@ func New(origin http.Handler, opts ...Option) (*Cache, error) {
 		maxRedirects: DefaultMaxRedirects,
 		maxBody:      DefaultMaxBodySize,
 		timeout:      DefaultTimeout,
+		now:          time.Now,
 	}
 	for _, o := range opts {
 		if o == nil {
@@ -140,13 +146,17 @@ func New(origin http.Handler, opts ...Option) (*Cache, error) {
 
 // IsCacheHost reports whether host (with or without a port) is on one of
 // the cache's cache domains: the domain itself or one label below it, as
-// [ampcache.Registry.SplitCacheHost] reads it.
+// [ampcache.Registry.SplitCacheHost] reads it; or one label below a
+// cache's updateCacheApiDomainSuffix.
 func (c *Cache) IsCacheHost(host string) bool {
 	name, _, _, ok := splitHost(host)
 	if !ok {
 		return false
 	}
-	_, _, ok = c.registry.SplitCacheHost(name)
+	if _, _, ok = c.registry.SplitCacheHost(name); ok {
+		return true
+	}
+	_, ok = c.updateCache(name)
 	return ok
 }
 
@@ -154,9 +164,10 @@ func (c *Cache) IsCacheHost(host string) bool {
 //
 //  1. a method other than GET or HEAD gets 405, and a URL over
 //     [MaxURLLength] bytes gets 414;
-//  2. a Host that is not a host name and an optional port gets 400, and a
-//     host that is not on a cache domain ([ampcache.Registry.SplitCacheHost])
-//     gets 404;
+//  2. a Host that is not a host name and an optional port gets 400; a
+//     path that starts with /update-cache/ is an update-cache request
+//     (see "Update-cache" in the package documentation); a host that is
+//     not on a cache domain ([ampcache.Registry.SplitCacheHost]) gets 404;
 //  3. the path must be /<serving>/[s/]<host>/<path> with a serving type of
 //     c, v, i, ii/w<N> or r (spec: "URL Path"); any other gets 404. The
 //     cache URL is mapped back to the publisher URL, without the cache-only
@@ -194,6 +205,10 @@ func (c *Cache) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	name, port, hasPort, ok := splitHost(r.Host)
 	if !ok {
 		c.fail(w, http.StatusBadRequest, newError(ErrInvalidHost, r.Host, "want a host name and an optional port"))
+		return
+	}
+	if strings.HasPrefix(uri, updateCachePrefix) {
+		c.serveUpdate(w, r, name, uri)
 		return
 	}
 	prefix, cache, ok := c.registry.SplitCacheHost(name)

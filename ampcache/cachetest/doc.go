@@ -118,4 +118,33 @@
 //     verify an https origin's certificate. A [Server] listens on
 //     127.0.0.1 (or ::1) and its certificates come from an authority made
 //     for it, which only its [Server.Client] trusts.
+//
+// # Update-cache
+//
+// The cache answers update-cache requests as Google's AMP Cache does
+// (https://developers.google.com/amp/cache/update-cache), so a publisher
+// can test its flush code, such as [ampcache.UpdateCacheURLs], without
+// reaching production. A GET of
+// https://<prefix>.<updateCacheApiDomainSuffix>/update-cache/c/[s/]<host>/<path>?...
+// fetches the publisher's key from
+// https://<host>/.well-known/amphtml/apikey.pub through the origin, and
+// checks the request with [ampcache.VerifyUpdateCache] on the cache's
+// clock. A valid request gets 204 No Content, and its publisher URL is
+// added to [Cache.Flushed]. Decisions:
+//
+//   - 403 for every refusal, with the reason in the error page: a bad,
+//     missing or malformed signature, an amp_ts more than 60 seconds
+//     from the clock, a prefix that is not the publisher host's, a path
+//     that names no publisher URL, and a missing or unusable key
+//     ([ErrNoKey]; else [ErrUpdateRefused], which also wraps ampcache's
+//     error). A method other than GET gets 405.
+//   - The key. Fetched on every request (nothing is stored), over https
+//     from the publisher host as the path names it, port included, with
+//     the cache's User-Agent. It must be answered 200, without a
+//     redirect (the key comes from the publisher's own host), with
+//     Content-Type text/plain, as Google's page requires, in at most
+//     [MaxKeySize] bytes, as a PEM "PUBLIC KEY" (openssl rsa -pubout) or
+//     "RSA PUBLIC KEY" holding an RSA key of at least 2048 bits.
+//   - Hosts. Update-cache requests are answered one label below each
+//     cache's updateCacheApiDomainSuffix; a cache without one takes none.
 package cachetest

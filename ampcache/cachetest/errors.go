@@ -55,6 +55,16 @@ var (
 	// ErrBodyTooLarge reports an origin body over the bound set by
 	// [WithMaxBodySize].
 	ErrBodyTooLarge = errors.New("cachetest: origin body too large")
+	// ErrNoKey reports an update-cache request whose publisher serves no
+	// usable key at /.well-known/amphtml/apikey.pub: the fetch failed or
+	// was not 200, or the body is not text/plain, is over [MaxKeySize]
+	// bytes, or is not an RSA public key in PEM. The cache answers 403.
+	ErrNoKey = errors.New("cachetest: no update-cache key")
+	// ErrUpdateRefused reports an update-cache request that
+	// [ampcache.VerifyUpdateCache] refuses; the error wraps its error too
+	// (ampcache.ErrSignature, ampcache.ErrTimestamp, ...). The cache
+	// answers 403.
+	ErrUpdateRefused = errors.New("cachetest: update-cache request refused")
 )
 
 // newError returns an error wrapping the sentinel err for input, with an

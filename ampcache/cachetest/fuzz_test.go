@@ -5,6 +5,10 @@
 package cachetest
 
 import (
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -51,7 +55,7 @@ func (o *fuzzOrigin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // cacheStatuses are the only statuses the cache answers with.
-var cacheStatuses = map[int]bool{200: true, 400: true, 301: true, 302: true, 404: true, 405: true, 414: true}
+var cacheStatuses = map[int]bool{200: true, 204: true, 400: true, 301: true, 302: true, 403: true, 404: true, 405: true, 414: true}
 
 // checkServe serves one request and checks the cache's invariants.
 func checkServe(t *testing.T, c *Cache, o *fuzzOrigin, method, host, uri string) int {
@@ -151,6 +155,9 @@ func FuzzCache(f *testing.F) {
 		{"xn--99999a.cdn.ampproject.org", "/c/s/xn--99999a/"},
 		{"cdn.ampproject.org:99999", "/c/s/[::1]:80/"},
 		{"", "/c/s/%00/"},
+		// Update-cache requests: unsigned, and naming no publisher.
+		{"example-com.cdn.ampproject.org", "/update-cache/c/s/example.com/?amp_action=flush&amp_ts=1&amp_url_signature=AA"},
+		{"a-b.www.bing-amp.com", "/update-cache/x"},
 	}
 	for _, s := range seeds {
 		f.Add(s.host, s.uri)
@@ -191,5 +198,26 @@ func FuzzReadAMP(f *testing.F) {
 			}
 		}
 		checkAMPOracle(t, doc)
+	})
+}
+
+// FuzzParseAPIKey checks that a publisher's apikey.pub, which the cache
+// reads from the network, never panics the parser, and that what it
+// accepts is an RSA key.
+func FuzzParseAPIKey(f *testing.F) {
+	k, err := rsa.GenerateKey(rand.Reader, 1024)
+	if err != nil {
+		f.Fatal(err)
+	}
+	der, _ := x509.MarshalPKIXPublicKey(&k.PublicKey)
+	f.Add(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}))
+	f.Add(pem.EncodeToMemory(&pem.Block{Type: "RSA PUBLIC KEY", Bytes: x509.MarshalPKCS1PublicKey(&k.PublicKey)}))
+	f.Add([]byte("-----BEGIN PUBLIC KEY-----\nAA==\n-----END PUBLIC KEY-----\n"))
+	f.Add([]byte("not a key"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		pub, err := parseAPIKey(b)
+		if (err == nil) != (pub != nil && pub.N != nil) {
+			t.Fatalf("parseAPIKey(%q) = %v, %v", b, pub, err)
+		}
 	})
 }
