@@ -238,11 +238,11 @@ func TestNotReady(t *testing.T) {
 }
 
 // TestSearchFailure: a failed search is a 503 whose verdict for the URL
-// that needed the server carries the error and never says safe; then the
-// client backs off, and the proxy says until when.
+// that needed the server carries the error and never says safe; after
+// three such failures the client backs off, and the proxy says until when.
 func TestSearchFailure(t *testing.T) {
 	s, _, p := newProxy(t, lookup.LocalList, true)
-	s.Inject(sbtest.Fault{Endpoint: "hashes:search", Status: http.StatusInternalServerError, Times: 1})
+	s.Inject(sbtest.Fault{Endpoint: "hashes:search", Status: http.StatusInternalServerError, Times: 3})
 	status, got, raw, _ := lookupJSON(t, p, evil, safe)
 	if status != 503 || got.Error == "" {
 		t.Errorf("status %d, reply %s; want 503 with an error", status, raw)
@@ -261,7 +261,13 @@ func TestSearchFailure(t *testing.T) {
 		t.Errorf("a failed URL reported as safe: %s", raw)
 	}
 
-	// The client now backs off: an error at once, with Retry-After.
+	// Two more failures start the client's back-off: then an error at
+	// once, with Retry-After.
+	for range 2 {
+		if status, _, raw, _ := lookupJSON(t, p, evil); status != 503 {
+			t.Fatalf("status %d, reply %s; want 503", status, raw)
+		}
+	}
 	before := s.Requests("hashes:search")
 	status, got, raw, h := lookupJSON(t, p, evil)
 	if status != 503 || !strings.Contains(got.Error, "backing off") || h.Get("Retry-After") == "" {

@@ -81,9 +81,10 @@
 // Each list keeps its own minimum wait. [Client.Update] fetches every due
 // list once; [Client.Run] does so until its context ends. After a failed
 // request, updates back off as the spec says: [BackoffBase] × 2^(n−1) ×
-// (1 + rand), at most [MaxBackoff]; searches keep a back-off of their own,
-// by the same rule. A checksum mismatch keeps the old list answering and
-// drops its version, so that it is fetched whole after its minimum wait.
+// (1 + rand), at most [MaxBackoff]. Searches keep a back-off of their own,
+// as Chrome's: see the Decisions below. A checksum mismatch keeps the old
+// list answering and drops its version, so that it is fetched whole after
+// its minimum wait.
 //
 // Lookups before every list has loaded once return [ErrNotReady]; wait with
 // [Client.Ready].
@@ -102,6 +103,15 @@
 // # Decisions where the spec is silent
 //
 //   - Search errors are returned, not turned into SAFE (Local List step 3).
+//   - Searches back off as Chromium's v5 real-time client does
+//     (hash_realtime_service.cc and backoff_operator.cc), not by the
+//     update rule, whose 15 minutes to 24 hours would stop every lookup
+//     that needs the server for far longer than a blip lasts: three
+//     consecutive failed searches start a back-off of 5 minutes; the next
+//     back-off with no successful search since the last one lasts twice as
+//     long, at most 30 minutes, and a success brings it back to 5. When a
+//     back-off ends, failures are counted afresh from zero. The waits are
+//     not randomised, as in Chromium.
 //   - A failure caused by the caller's context ending, or by Close, does not
 //     count towards the back-off: it says nothing of the server.
 //   - A corrupt list message, like a checksum mismatch, drops the list's

@@ -345,7 +345,11 @@ func (c *Client) failed(ctx context.Context, b *backoff, now time.Time, err erro
 	if ctx.Err() != nil || c.closing.Err() != nil {
 		return
 	}
-	b.fail(now, c.rand(), err)
-	_, until := b.state()
-	c.log.Warn("lookup: request failed; backing off", "method", b.method, "until", until, "err", err)
+	if !b.fail(now, c.rand(), err) {
+		n, _ := b.state()
+		c.log.Warn("lookup: request failed", "method", b.method, "failures", n, "err", err)
+		return
+	}
+	n, until := b.state()
+	c.log.Warn("lookup: request failed; backing off", "method", b.method, "failures", n, "until", until, "err", err)
 }

@@ -351,29 +351,35 @@ func TestFailureKeepsCache(t *testing.T) {
 	}
 }
 
-// TestSearchBackoff: after a failed search, a lookup that needs the server
-// fails at once, with no request, until the back-off ends.
+// TestSearchBackoff: searches back off only after three consecutive
+// failures, as Chromium's v5 real-time client does; then a lookup that
+// needs the server fails at once, with no request, for five minutes.
 func TestSearchBackoff(t *testing.T) {
 	s := newTestServer(t)
 	s.add("evil.example/", detailMsg(Malware))
 	c, clk := readyClient(t, s, LocalList, map[string][]string{"se-4b": {"evil.example/"}})
 	s.set(func(s *testServer) { s.handle = unavailable })
-	var se *StatusError
-	if _, err := c.Lookup(bg, "http://evil.example/"); !errors.As(err, &se) || se.StatusCode != 503 {
-		t.Fatalf("err = %v, want a StatusError 503", err)
+	for i := range searchFailures {
+		var se *StatusError
+		if _, err := c.Lookup(bg, "http://evil.example/"); !errors.As(err, &se) || se.StatusCode != 503 {
+			t.Fatalf("failure %d: err = %v, want a StatusError 503", i+1, err)
+		}
 	}
 	s.set(func(s *testServer) { s.handle = nil })
-	// rand = 0.5: the first wait is 15 min × 1.5.
-	for _, d := range []time.Duration{0, 22*time.Minute + 29*time.Second} {
+	for _, d := range []time.Duration{0, 5*time.Minute - time.Second} {
 		clk.advance(d)
 		_, err := c.Lookup(bg, "http://evil.example/")
 		var be *BackoffError
-		if !errors.Is(err, ErrBackoff) || !errors.As(err, &be) || be.Failures != 1 {
-			t.Fatalf("after %v: err = %v, want ErrBackoff", d, err)
+		if !errors.Is(err, ErrBackoff) || !errors.As(err, &be) || be.Failures != 3 {
+			t.Fatalf("after %v: err = %v, want ErrBackoff after 3 failures", d, err)
+		}
+		var se *StatusError
+		if !errors.As(err, &se) || se.StatusCode != 503 {
+			t.Errorf("the back-off error lost the last failure: %v", err)
 		}
 	}
-	if n := s.count("hashes:search"); n != 1 {
-		t.Errorf("%d searches while backing off, want 1", n)
+	if n := s.count("hashes:search"); n != 3 {
+		t.Errorf("%d searches, want 3: none while backing off", n)
 	}
 	// A lookup the local lists answer needs no server: no error.
 	if _, err := c.Lookup(bg, "http://good.example/"); err != nil {
@@ -383,6 +389,76 @@ func TestSearchBackoff(t *testing.T) {
 	v, err := c.Lookup(bg, "http://evil.example/")
 	if err != nil || !v.Unsafe() {
 		t.Errorf("after the back-off: %v, %v", short(v), err)
+	}
+}
+
+// TestSearchBackoffRule checks Chromium's back-off of searches, event by
+// event: three consecutive failures start a back-off of 5 minutes, which
+// doubles up to 30 minutes while no request succeeds between back-offs.
+func TestSearchBackoffRule(t *testing.T) {
+	const (
+		fail    = "fail"    // a failed request now
+		succeed = "succeed" // a successful request now
+		end     = "end"     // time passes until the back-off ends
+	)
+	tests := []struct {
+		name   string
+		events []string
+		want   time.Duration // the back-off in force after the events; 0: none
+	}{
+		// One or two failures start no back-off.
+		{"two failures", []string{fail, fail}, 0},
+		// The third consecutive failure starts one of 5 minutes.
+		{"three failures", []string{fail, fail, fail}, 5 * time.Minute},
+		// A success between failures resets the count.
+		{"success between", []string{fail, fail, succeed, fail, fail}, 0},
+		// After a back-off ends, failures are counted afresh: one is not enough.
+		{"one failure after a back-off", []string{fail, fail, fail, end, fail}, 0},
+		// Three more, with no success since, double the wait.
+		{"second back-off", []string{fail, fail, fail, end, fail, fail, fail}, 10 * time.Minute},
+		// And again: 20 minutes.
+		{"third back-off", []string{fail, fail, fail, end, fail, fail, fail, end, fail, fail, fail}, 20 * time.Minute},
+		// Then capped at 30 minutes.
+		{"capped", []string{fail, fail, fail, end, fail, fail, fail, end, fail, fail, fail, end, fail, fail, fail}, 30 * time.Minute},
+		// Still 30 minutes after that.
+		{"stays capped", []string{fail, fail, fail, end, fail, fail, fail, end, fail, fail, fail, end, fail, fail, fail, end, fail, fail, fail}, 30 * time.Minute},
+		// A success after a back-off brings the next back to 5 minutes.
+		{"success after a back-off", []string{fail, fail, fail, end, fail, fail, fail, end, succeed, fail, fail, fail}, 5 * time.Minute},
+		// A request that fails while backing off (sent before it began)
+		// does not lengthen the back-off.
+		{"failure while backing off", []string{fail, fail, fail, fail}, 5 * time.Minute},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := backoff{method: methodSearch, search: true}
+			now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+			errFailed := errors.New("failed")
+			start := now
+			for _, e := range tt.events {
+				switch e {
+				case fail:
+					if b.fail(now, 0.9, errFailed) {
+						start = now
+					}
+				case succeed:
+					b.reset()
+				case end:
+					_, until := b.state()
+					now = until
+				}
+			}
+			_, until := b.state()
+			got := time.Duration(0)
+			if until.After(now) {
+				got = until.Sub(start)
+			}
+			if got != tt.want {
+				t.Errorf("back-off %v, want %v", got, tt.want)
+			}
+			if err := b.check(now); (err != nil) != (tt.want != 0) {
+				t.Errorf("check = %v, want a refusal: %v", err, tt.want != 0)
+			}
+		})
 	}
 }
 
