@@ -125,6 +125,7 @@ type Client struct {
 	// spends nothing on empty lists; it changes only after an update.
 	active atomic.Pointer[[]*hashlist.List]
 	cache  *cache
+	stats  counters
 
 	searches backoff // of hashes:search
 	updates  backoff // of hashList and hashLists:batchGet

@@ -190,3 +190,31 @@ func ExampleThreatType_String() {
 	// MALWARE SOCIAL_ENGINEERING UNWANTED_SOFTWARE POTENTIALLY_HARMFUL_APPLICATION ThreatType(9)
 	// CANARY FRAME_ONLY
 }
+
+// ExampleClient_Stats reads the counters an operator graphs.
+func ExampleClient_Stats() {
+	s := sbtest.NewServer()
+	defer s.Close()
+	s.Add("se-4b", "evil.example/")
+
+	c, err := lookup.New(lookup.Config{APIKey: s.APIKey, BaseURL: s.URL})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	if err := c.Update(ctx); err != nil {
+		log.Fatal(err)
+	}
+	for _, u := range []string{"http://evil.example/", "http://evil.example/", "http://good.example/", ""} {
+		c.Lookup(ctx, u)
+	}
+	st := c.Stats()
+	fmt.Println("lookups", st.Lookups, "unsafe", st.Unsafe, "errors", st.Errors)
+	fmt.Println("cache hits", st.CacheHits, "local misses", st.LocalMisses)
+	fmt.Println("searches", st.Searches, "updates", st.Updates)
+	// Output:
+	// lookups 4 unsafe 2 errors 1
+	// cache hits 1 local misses 1
+	// searches 1 updates 1
+}

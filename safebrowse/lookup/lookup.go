@@ -27,7 +27,11 @@ type query struct {
 	entries [safebrowse.MaxExpressions]*entry // what the cache or the server knows of each hash's prefix
 	need    uint64                            // bit i: hashes[i]'s prefix goes to hashes:search
 	hit     bool                              // the cache alone makes the URL unsafe
+	local   bool                              // Local List step 2 ran
 }
+
+// localMiss reports whether the local lists answered SAFE, with no request.
+func (q *query) localMiss() bool { return q.local && !q.hit && q.need == 0 }
 
 // Lookup returns the verdict of the Safe Browsing v5 API on rawURL, by the
 // procedure of the client's Mode (see the package doc).
@@ -40,6 +44,13 @@ type query struct {
 // [ErrClosed]. A URL that cannot be canonicalised is an error wrapping the
 // safebrowse error, such as [safebrowse.ErrEmpty].
 func (c *Client) Lookup(ctx context.Context, rawURL string) (Verdict, error) {
+	c.stats.lookups.Add(1)
+	v, err := c.lookup(ctx, rawURL)
+	c.stats.countVerdict(&v, err)
+	return v, err
+}
+
+func (c *Client) lookup(ctx context.Context, rawURL string) (Verdict, error) {
 	if err := c.usable(); err != nil {
 		return Verdict{}, err
 	}
@@ -52,6 +63,9 @@ func (c *Client) Lookup(ctx context.Context, rawURL string) (Verdict, error) {
 	q.hashes = hashes
 	c.plan(&q)
 	if q.hit || q.need == 0 {
+		if q.localMiss() {
+			c.stats.localMisses.Add(1)
+		}
 		return q.verdict(rawURL), nil
 	}
 	// Local List step 3, Real-Time step 3, No-Storage step 2: ask the server.
@@ -74,8 +88,10 @@ func (c *Client) Lookup(ctx context.Context, rawURL string) (Verdict, error) {
 // index ("lookup: URL 3: ..."), and the other verdicts stand. Before the lists are loaded it
 // returns empty verdicts and [ErrNotReady].
 func (c *Client) LookupAll(ctx context.Context, rawURLs []string) ([]Verdict, error) {
+	c.stats.lookups.Add(uint64(len(rawURLs)))
 	out := make([]Verdict, len(rawURLs))
 	if err := c.usable(); err != nil {
+		c.stats.errors.Add(uint64(len(rawURLs)))
 		return out, err
 	}
 	qs := make([]query, len(rawURLs))
@@ -138,6 +154,12 @@ func (c *Client) LookupAll(ctx context.Context, rawURLs []string) ([]Verdict, er
 			}
 		}
 		out[i] = q.verdict(rawURLs[i])
+		if q.localMiss() {
+			c.stats.localMisses.Add(1)
+		}
+	}
+	for i := range out {
+		c.stats.countVerdict(&out[i], errs[i])
 	}
 	return out, errors.Join(errs...)
 }
@@ -176,6 +198,7 @@ func (c *Client) plan(q *query) {
 	}
 	// Local List step 2: drop the prefixes that no local threat list holds
 	// (an empty list holds none).
+	q.local = true
 	for _, l := range *c.active.Load() {
 		for i := range n {
 			if q.need&(1<<i) == 0 && q.entries[i] == nil && l.Contains(q.hashes[i][:]) {
@@ -209,8 +232,11 @@ func (c *Client) cached(q *query) bool {
 		return false
 	}
 	for i := range n {
-		if e := q.entries[i]; e != nil && e.holds(&q.hashes[i]) {
-			q.hit = true
+		if e := q.entries[i]; e != nil {
+			c.stats.cacheHits.Add(1)
+			if e.holds(&q.hashes[i]) {
+				q.hit = true
+			}
 		}
 	}
 	return q.hit
@@ -301,6 +327,7 @@ func (c *Client) search(ctx context.Context, prefixes []uint32) (map[uint32]*ent
 		b64[i] = base64.StdEncoding.EncodeToString(binary.BigEndian.AppendUint32(nil, p))
 	}
 	q["hashPrefixes"] = b64
+	c.stats.searches.Add(1)
 	body, err := c.get(ctx, methodSearch, "hashes:search", q, MaxSearchReply)
 	var reply searchReply
 	if err == nil {
@@ -311,6 +338,7 @@ func (c *Client) search(ctx context.Context, prefixes []uint32) (map[uint32]*ent
 	}
 	now := c.now()
 	if err != nil {
+		c.stats.searchErrors.Add(1)
 		c.failed(ctx, &c.searches, now, err)
 		return nil, err
 	}
@@ -325,6 +353,7 @@ func (c *Client) search(ctx context.Context, prefixes []uint32) (map[uint32]*ent
 		e := entries[prefixOf(&fh.hash)]
 		if e == nil {
 			err := fmt.Errorf("lookup: %s: %w: full hash %x for a prefix not asked for", methodSearch, ErrCorruptReply, fh.hash[:])
+			c.stats.searchErrors.Add(1)
 			c.failed(ctx, &c.searches, now, err)
 			return nil, err
 		}

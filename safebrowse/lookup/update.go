@@ -61,9 +61,11 @@ func (c *Client) update(ctx context.Context) error {
 	if len(due) == 0 {
 		return nil
 	}
+	c.stats.updates.Add(1)
 	msgs, err := c.fetch(ctx, due)
 	now = c.now()
 	if err != nil {
+		c.stats.updateErrors.Add(1)
 		c.failed(ctx, &c.updates, now, err)
 		return err
 	}
@@ -81,6 +83,7 @@ func (c *Client) update(ctx context.Context) error {
 		}
 	}
 	if failed {
+		c.stats.updateErrors.Add(1)
 		c.failed(ctx, &c.updates, now, errors.Join(errs...))
 	} else {
 		c.updates.reset()
