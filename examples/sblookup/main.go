@@ -36,6 +36,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -110,17 +111,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	status := 0
 	check := func(urls []string) {
 		vs, err := c.LookupAll(ctx, urls)
-		failed := make(map[int]error)
-		if j, ok := err.(interface{ Unwrap() []error }); ok {
-			for _, e := range j.Unwrap() {
-				if ue, ok := e.(*lookup.URLError); ok {
-					failed[ue.Index] = ue.Err
-				}
-			}
-		} else if err != nil { // not ready, closed: every URL failed
-			for i := range urls {
-				failed[i] = err
-			}
+		failed := make([]error, len(urls))
+		var be *lookup.BatchError
+		if errors.As(err, &be) {
+			failed = be.Errs
 		}
 		for i, v := range vs {
 			if err := failed[i]; err != nil {

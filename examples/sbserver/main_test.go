@@ -117,7 +117,7 @@ func TestLookup(t *testing.T) {
 		// A bad URL carries its error and no "unsafe"; the others stand, in order.
 		{"bad URL", []string{safe, "", evil}, lookupReply{Verdicts: []verdict{
 			{URL: safe, Unsafe: ptr(false), Threats: []threat{}},
-			{URL: "", Threats: []threat{}, Error: `safebrowse: empty URL in ""`},
+			{URL: "", Threats: []threat{}, Error: `lookup: safebrowse: empty URL in ""`},
 			{URL: evil, Unsafe: ptr(true), Threats: []threat{{ThreatType: "MALWARE", Expression: "evil.example/"}}},
 		}}, 200},
 		// No URLs: no verdicts.

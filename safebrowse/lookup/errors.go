@@ -27,6 +27,12 @@ var (
 	// their own back-off. [BackoffError] tells until when.
 	ErrBackoff = errors.New("lookup: backing off after failed requests")
 
+	// ErrInvalidURL is wrapped by every error for a URL that cannot be
+	// canonicalised, beside the safebrowse error that says why, such as
+	// [safebrowse.ErrEmpty]: errors.Is holds for both. It tells a bad URL,
+	// which no retry will check, from a check that failed.
+	ErrInvalidURL = errors.New("lookup: invalid URL")
+
 	// ErrCorruptReply is a reply body that is not the message it should be:
 	// a malformed protobuf, a full hash whose prefix was not asked for, a
 	// list that is not the one asked for, or a body over the size limit.
@@ -119,17 +125,14 @@ func mask(s, key string) string {
 	return s
 }
 
-// A URLError is the error of one URL of [Client.LookupAll]: the URL could
-// not be parsed, or its search failed. LookupAll joins one per such URL.
-type URLError struct {
-	Index int    // the URL's index in the slice given to LookupAll
-	URL   string // the URL as given
-	Err   error
-}
+// invalidURLError is the error of a URL that cannot be canonicalised: it
+// wraps the safebrowse error and is an [ErrInvalidURL].
+type invalidURLError struct{ err error }
 
-func (e *URLError) Error() string {
-	return "lookup: URL " + strconv.Itoa(e.Index) + ": " + e.Err.Error()
-}
+func (e *invalidURLError) Error() string { return "lookup: " + e.err.Error() }
 
-// Unwrap returns the URL's error.
-func (e *URLError) Unwrap() error { return e.Err }
+// Is makes errors.Is(err, ErrInvalidURL) true.
+func (e *invalidURLError) Is(target error) bool { return target == ErrInvalidURL }
+
+// Unwrap returns the safebrowse error.
+func (e *invalidURLError) Unwrap() error { return e.err }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/urlspec/urlspec/safebrowse"
 	"github.com/urlspec/urlspec/safebrowse/lookup"
 	"github.com/urlspec/urlspec/safebrowse/sbtest"
 )
@@ -217,4 +218,53 @@ func ExampleClient_Stats() {
 	// lookups 4 unsafe 2 errors 1
 	// cache hits 1 local misses 1
 	// searches 1 updates 1
+}
+
+// ExampleBatchError pairs each URL of LookupAll with its error, and tells a
+// bad URL, which no retry will check, from a check that failed.
+func ExampleBatchError() {
+	s := sbtest.NewServer()
+	defer s.Close()
+	s.Add("mw-4b", "malware.example/")
+	s.Inject(sbtest.Fault{Endpoint: "hashes:search", Status: 503, Times: 1})
+
+	c, err := lookup.New(lookup.Config{APIKey: s.APIKey, BaseURL: s.URL, Mode: lookup.NoStorage})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	urls := []string{"http://malware.example/", "mailto:someone@example.com"}
+	_, err = c.LookupAll(context.Background(), urls)
+	var be *lookup.BatchError
+	if errors.As(err, &be) {
+		for i, err := range be.Errs {
+			switch {
+			case err == nil:
+				fmt.Println(urls[i], "checked")
+			case errors.Is(err, lookup.ErrInvalidURL):
+				fmt.Println(urls[i], "is not a URL to check:", err)
+			default:
+				fmt.Println(urls[i], "not checked:", err)
+			}
+		}
+	}
+	// Output:
+	// http://malware.example/ not checked: lookup: hashes:search: HTTP 503 Service Unavailable: sbtest: injected fault: 503 Service Unavailable
+	// mailto:someone@example.com is not a URL to check: lookup: safebrowse: unsupported scheme in "mailto:someone@example.com": "mailto" is not hierarchical
+}
+
+// ExampleErrInvalidURL tells a URL that cannot be checked from a failed
+// check: the error is both ErrInvalidURL and the safebrowse error saying why.
+func ExampleErrInvalidURL() {
+	c, err := lookup.New(lookup.Config{APIKey: "key", Mode: lookup.NoStorage})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	_, err = c.Lookup(context.Background(), "")
+	fmt.Println(errors.Is(err, lookup.ErrInvalidURL), errors.Is(err, safebrowse.ErrEmpty))
+	fmt.Println(err)
+	// Output:
+	// true true
+	// lookup: safebrowse: empty URL in ""
 }

@@ -8,7 +8,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -41,8 +40,9 @@ func (q *query) localMiss() bool { return q.local && !q.hit && q.need == 0 }
 // failures), Lookup returns the error with a Verdict holding only what the
 // cache already knew: never a made-up threat, never "safe" with a nil error.
 // Before the lists are loaded it returns [ErrNotReady]; after Close,
-// [ErrClosed]. A URL that cannot be canonicalised is an error wrapping the
-// safebrowse error, such as [safebrowse.ErrEmpty].
+// [ErrClosed]. A URL that cannot be canonicalised is an error wrapping
+// both [ErrInvalidURL] and the safebrowse error, such as
+// [safebrowse.ErrEmpty].
 func (c *Client) Lookup(ctx context.Context, rawURL string) (Verdict, error) {
 	c.stats.lookups.Add(1)
 	v, err := c.lookup(ctx, rawURL)
@@ -58,7 +58,7 @@ func (c *Client) lookup(ctx context.Context, rawURL string) (Verdict, error) {
 	var buf [safebrowse.MaxExpressions]safebrowse.Hash
 	hashes, err := safebrowse.AppendHashes(buf[:0], rawURL)
 	if err != nil {
-		return Verdict{}, fmt.Errorf("lookup: %w", err)
+		return Verdict{}, &invalidURLError{err}
 	}
 	q.hashes = hashes
 	c.plan(&q)
@@ -83,16 +83,21 @@ func (c *Client) lookup(ctx context.Context, rawURL string) (Verdict, error) {
 // LookupAll returns one Verdict per URL, in order, as Lookup would, sending
 // the prefixes that need the server in as few hashes:search requests as
 // MaxSearchPrefixes allows. A URL that cannot be parsed, or whose search
-// failed, gets the Verdict of what is known (empty for a bad URL); the
-// error joins one [*URLError] per such URL, in index order, each naming its
-// index ("lookup: URL 3: ..."), and the other verdicts stand. Before the lists are loaded it
-// returns empty verdicts and [ErrNotReady].
+// failed, gets the Verdict of what is known (empty for a bad URL), and the
+// other verdicts stand. The error, if not nil, is a [*BatchError] with one
+// entry per URL: the error of each URL that could not be checked, nil for
+// the others. Before the lists are loaded, every URL gets an empty verdict
+// and an error that is an [ErrNotReady]; after Close, [ErrClosed].
 func (c *Client) LookupAll(ctx context.Context, rawURLs []string) ([]Verdict, error) {
 	c.stats.lookups.Add(uint64(len(rawURLs)))
 	out := make([]Verdict, len(rawURLs))
 	if err := c.usable(); err != nil {
 		c.stats.errors.Add(uint64(len(rawURLs)))
-		return out, err
+		errs := make([]error, len(rawURLs))
+		for i := range errs {
+			errs[i] = err
+		}
+		return out, batchError(errs)
 	}
 	qs := make([]query, len(rawURLs))
 	errs := make([]error, len(rawURLs))
@@ -101,7 +106,7 @@ func (c *Client) LookupAll(ctx context.Context, rawURLs []string) ([]Verdict, er
 	for i, raw := range rawURLs {
 		hashes, err := safebrowse.Hashes(raw)
 		if err != nil {
-			errs[i] = &URLError{Index: i, URL: raw, Err: err}
+			errs[i] = &invalidURLError{err}
 			continue
 		}
 		q := &qs[i]
@@ -148,7 +153,7 @@ func (c *Client) LookupAll(ctx context.Context, rawURLs []string) ([]Verdict, er
 					continue
 				}
 				if err := failed[prefixOf(&q.hashes[j])]; err != nil {
-					errs[i] = &URLError{Index: i, URL: rawURLs[i], Err: err}
+					errs[i] = err
 					break
 				}
 			}
@@ -161,7 +166,7 @@ func (c *Client) LookupAll(ctx context.Context, rawURLs []string) ([]Verdict, er
 	for i := range out {
 		c.stats.countVerdict(&out[i], errs[i])
 	}
-	return out, errors.Join(errs...)
+	return out, batchError(errs)
 }
 
 // plan takes the steps of the client's procedure that need no request:

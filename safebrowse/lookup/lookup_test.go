@@ -579,8 +579,20 @@ func TestLookupAll(t *testing.T) {
 	if len(vs) != len(urls) {
 		t.Fatalf("%d verdicts for %d URLs", len(vs), len(urls))
 	}
-	if err == nil || !strings.Contains(err.Error(), "URL 3:") || !strings.Contains(err.Error(), "URL 9:") || !errors.Is(err, safebrowse.ErrEmpty) {
-		t.Errorf("err = %v, want errors naming URLs 3 and 9", err)
+	var be *BatchError
+	if !errors.As(err, &be) || len(be.Errs) != len(urls) {
+		t.Fatalf("err = %v, want a BatchError with %d entries", err, len(urls))
+	}
+	for i, err := range be.Errs {
+		if (err != nil) != (i == 3 || i == 9) {
+			t.Errorf("Errs[%d] = %v", i, err)
+		}
+	}
+	if !errors.Is(be.Errs[3], safebrowse.ErrEmpty) || !errors.Is(be.Errs[9], safebrowse.ErrScheme) || !errors.Is(err, ErrInvalidURL) {
+		t.Errorf("errors %v, %v; want invalid URLs", be.Errs[3], be.Errs[9])
+	}
+	if want := "lookup: URL 3: safebrowse: empty URL in \"\" (and 1 more URL failed)"; err.Error() != want {
+		t.Errorf("err = %q, want %q", err, want)
 	}
 	for i, v := range vs {
 		want := 0
@@ -608,8 +620,11 @@ func TestLookupAllFailure(t *testing.T) {
 	c, _ := readyClient(t, s, LocalList, map[string][]string{"se-4b": {"evil.example/"}})
 	s.set(func(s *testServer) { s.handle = unavailable })
 	vs, err := c.LookupAll(bg, []string{"http://good.example/", "http://evil.example/"})
-	if err == nil || !strings.Contains(err.Error(), "URL 1:") || strings.Contains(err.Error(), "URL 0:") {
-		t.Errorf("err = %v, want an error for URL 1 only", err)
+	var be *BatchError
+	var se *StatusError
+	if !errors.As(err, &be) || len(be.Errs) != 2 || be.Errs[0] != nil || !errors.As(be.Errs[1], &se) ||
+		se.StatusCode != 503 || errors.Is(err, ErrInvalidURL) {
+		t.Errorf("err = %v, want a 503 for URL 1 only", err)
 	}
 	if len(vs) != 2 || len(vs[0].Threats)+len(vs[1].Threats) != 0 {
 		t.Errorf("verdicts %v", vs)
