@@ -87,12 +87,16 @@
 // its minimum wait.
 //
 // Lookups before every list has loaded once return [ErrNotReady]; wait with
-// [Client.Ready].
+// [Client.Ready], which returns as soon as an update has failed while a
+// list has never loaded, with that failure, so that a wrong key or no
+// network shows at once. [Client.Lists] gives each list's last failure and
+// when it was last fetched; [Client.Stats] counts lookups and requests.
 //
 // # Persistence
 //
-// With Config.Dir set, each list is saved after each update, as a temporary
-// file that is synced and then renamed, and loaded again by New. A corrupt,
+// With Config.Dir set, each list is saved after each update, with when it
+// was fetched, as a temporary file that is synced and then renamed, and
+// loaded again by New. A corrupt,
 // truncated or foreign file is discarded, never an error. Clients may share
 // a Dir. A client that is never updated (no Run, no Update) answers from the
 // lists it loaded: the database is frozen. It is ready at once if Dir held

@@ -82,6 +82,20 @@ func (e *BackoffError) Is(target error) bool { return target == ErrBackoff }
 // Unwrap returns the last failure.
 func (e *BackoffError) Unwrap() error { return e.Err }
 
+// notReadyError is an [ErrNotReady] that wraps the failure of the last
+// update attempt.
+type notReadyError struct{ err error }
+
+func (e *notReadyError) Error() string {
+	return ErrNotReady.Error() + ": " + strings.TrimPrefix(e.err.Error(), "lookup: ")
+}
+
+// Is makes errors.Is(err, ErrNotReady) true.
+func (e *notReadyError) Is(target error) bool { return target == ErrNotReady }
+
+// Unwrap returns the update's failure.
+func (e *notReadyError) Unwrap() error { return e.err }
+
 // redacted is an error whose text has the API key masked. Unwrap gives the
 // error underneath, so that errors.Is(err, context.Canceled) survives, but
 // every *url.Error underneath has had its URL masked too.

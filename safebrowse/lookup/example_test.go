@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"time"
 
 	"github.com/urlspec/urlspec/safebrowse"
 	"github.com/urlspec/urlspec/safebrowse/lookup"
@@ -267,4 +268,51 @@ func ExampleErrInvalidURL() {
 	// Output:
 	// true true
 	// lookup: safebrowse: empty URL in ""
+}
+
+// ExampleClient_Ready fails fast and says why when the lists cannot load:
+// here the server refuses every fetch, as it does a key without the API
+// enabled.
+func ExampleClient_Ready() {
+	s := sbtest.NewServer()
+	defer s.Close()
+	s.Inject(sbtest.Fault{Status: 403})
+
+	c, err := lookup.New(lookup.Config{APIKey: s.APIKey, BaseURL: s.URL})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	go c.Run(ctx)
+	err = c.Ready(ctx)
+	var se *lookup.StatusError
+	fmt.Println(errors.Is(err, lookup.ErrNotReady), errors.As(err, &se) && se.StatusCode == 403)
+	fmt.Println(err)
+	// Output:
+	// true true
+	// lookup: lists not loaded yet: hashLists:batchGet: HTTP 403 Forbidden: sbtest: injected fault: 403 Forbidden
+}
+
+// ExampleClient_Lists reports each list's state: what a status page shows.
+func ExampleClient_Lists() {
+	s := sbtest.NewServer()
+	defer s.Close()
+	s.Add("se-4b", "evil.example/")
+
+	c, err := lookup.New(lookup.Config{APIKey: s.APIKey, BaseURL: s.URL, Lists: []string{"se-4b", "mw-4b"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Update(context.Background()); err != nil {
+		log.Fatal(err)
+	}
+	for _, l := range c.Lists() {
+		fmt.Println(l.Name, l.Entries, string(l.Version), l.Err, time.Since(l.Updated) < time.Minute)
+	}
+	// Output:
+	// se-4b 1 se-4b:1 <nil> true
+	// mw-4b 0 mw-4b:0 <nil> true
 }

@@ -44,7 +44,9 @@ func (c *Client) Update(ctx context.Context) error {
 	if c.closing.Err() != nil {
 		return ErrClosed
 	}
-	return c.update(ctx)
+	err := c.update(ctx)
+	c.noteUpdate(ctx, err)
+	return err
 }
 
 func (c *Client) update(ctx context.Context) error {
@@ -67,12 +69,22 @@ func (c *Client) update(ctx context.Context) error {
 	if err != nil {
 		c.stats.updateErrors.Add(1)
 		c.failed(ctx, &c.updates, now, err)
+		if ctx.Err() == nil && c.closing.Err() == nil {
+			c.statusMu.Lock()
+			for _, s := range due {
+				s.err = err
+			}
+			c.statusMu.Unlock()
+		}
 		return err
 	}
 	var errs []error
 	failed := false
 	for i, s := range due {
 		err := c.apply(now, s, msgs[i])
+		c.statusMu.Lock()
+		s.err = err
+		c.statusMu.Unlock()
 		switch {
 		case err == nil:
 		case errors.Is(err, hashlist.ErrChecksum):
@@ -109,14 +121,18 @@ func (c *Client) apply(now time.Time, s *listState, msg []byte) error {
 		// what the server's update does not fit.
 		s.whole = true
 		if errors.Is(err, hashlist.ErrChecksum) {
+			c.statusMu.Lock()
 			s.next = now.Add(h.minWait)
+			c.statusMu.Unlock()
 			c.log.Warn("lookup: list checksum mismatch; keeping the old list, to be fetched whole",
 				"list", s.name, "entries", before, "wait", h.minWait)
 		}
 		return fmt.Errorf("lookup: list %s: %w", s.name, err)
 	}
 	s.whole = false
-	s.next = now.Add(h.minWait)
+	c.statusMu.Lock()
+	s.next, s.updated = now.Add(h.minWait), now
+	c.statusMu.Unlock()
 	s.loaded.Store(true)
 	c.log.Info("lookup: list updated", "list", s.name, "partial", h.partial,
 		"entries", s.list.Len(), "before", before, "wait", h.minWait)
@@ -125,7 +141,7 @@ func (c *Client) apply(now time.Time, s *listState, msg []byte) error {
 	}
 	blob, err := s.list.MarshalBinary()
 	if err == nil {
-		err = writeFile(c.dir, s.name, encodeFile(s.name, s.next, blob))
+		err = writeFile(c.dir, s.name, encodeFile(s.name, s.next, s.updated, blob))
 	}
 	if err != nil {
 		c.log.Error("lookup: saving list", "list", s.name, "err", err)
