@@ -106,21 +106,29 @@ type Config struct {
 	// Logger receives a line for each list update and each failure. nil
 	// means silent.
 	Logger *slog.Logger
+
+	// Frozen makes the client answer from the lists saved in Dir and never
+	// fetch lists: Update and Run make no list request and return
+	// [ErrFrozen], and Ready returns at once. Searches still go out as the
+	// Mode says. It needs Dir, and a Mode that keeps lists. false (the
+	// default) updates the lists when Update or Run is called.
+	Frozen bool
 }
 
 // A Client answers whether URLs are unsafe, from the Safe Browsing v5 API
 // with the procedure its Mode names. It is safe for concurrent use: lookups
 // run concurrently with each other and with updates.
 type Client struct {
-	key   string
-	base  string
-	mode  Mode
-	dir   string
-	http  *http.Client
-	log   *slog.Logger
-	lists []*listState     // every list kept
-	gc    *hashlist.List   // GlobalCache in RealTime mode, else nil
-	local []*hashlist.List // the threat lists
+	key    string
+	base   string
+	mode   Mode
+	dir    string
+	frozen bool
+	http   *http.Client
+	log    *slog.Logger
+	lists  []*listState     // every list kept
+	gc     *hashlist.List   // GlobalCache in RealTime mode, else nil
+	local  []*hashlist.List // the threat lists
 	// active holds the threat lists that hold a hash, so that a lookup
 	// spends nothing on empty lists; it changes only after an update.
 	active atomic.Pointer[[]*hashlist.List]
@@ -184,6 +192,12 @@ func New(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Frozen && cfg.Mode == NoStorage {
+		return nil, errors.New("lookup: Config.Frozen: NoStorage mode keeps no lists to freeze")
+	}
+	if cfg.Frozen && cfg.Dir == "" {
+		return nil, errors.New("lookup: Config.Frozen needs Config.Dir, which the frozen lists load from")
+	}
 	if cfg.Mode == NoStorage && cfg.Dir != "" {
 		return nil, errors.New("lookup: Config.Dir must be empty in NoStorage mode, which stores nothing")
 	}
@@ -191,6 +205,7 @@ func New(cfg Config) (*Client, error) {
 		key:     cfg.APIKey,
 		base:    base,
 		mode:    cfg.Mode,
+		frozen:  cfg.Frozen,
 		dir:     cfg.Dir,
 		http:    newHTTPClient(cfg.HTTPClient),
 		log:     cfg.Logger,
@@ -365,6 +380,9 @@ func (c *Client) Ready(ctx context.Context) error {
 		}
 		if failure != nil {
 			return &notReadyError{failure}
+		}
+		if c.frozen {
+			return ErrNotReady // no update will load the missing lists
 		}
 		select {
 		case <-c.ready:

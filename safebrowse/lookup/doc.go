@@ -98,10 +98,15 @@
 // was fetched, as a temporary file that is synced and then renamed, and
 // loaded again by New. A corrupt,
 // truncated or foreign file is discarded, never an error. Clients may share
-// a Dir. A client that is never updated (no Run, no Update) answers from the
-// lists it loaded: the database is frozen. It is ready at once if Dir held
-// every list, and never otherwise (check [Client.IsReady] after New). Only
-// the lists freeze: lookups still send hashes:search what their procedure
+// a Dir. A client is updated only by Run or Update: one that is never
+// updated answers from the lists it loaded, and [ListStatus].Updated shows
+// how old they are.
+//
+// Config.Frozen freezes the lists explicitly, for reproducible answers: the
+// client loads them from Dir and never fetches lists ([Client.Update] and
+// [Client.Run] return [ErrFrozen]). It is ready at once if Dir held every
+// list, and [Client.Ready] returns [ErrNotReady] at once otherwise. Only the
+// lists freeze: lookups still send hashes:search what their procedure
 // sends, and cache the replies as usual.
 //
 // # Decisions where the spec is silent

@@ -22,6 +22,10 @@ var (
 	// ErrClosed is returned by every call after [Client.Close].
 	ErrClosed = errors.New("lookup: client closed")
 
+	// ErrFrozen is returned by [Client.Update] and [Client.Run] of a client
+	// whose Config.Frozen is set, with no request made.
+	ErrFrozen = errors.New("lookup: lists frozen by Config.Frozen")
+
 	// ErrBackoff is returned, with no request made, while the client is
 	// backing off after failed requests: updates and searches each keep
 	// their own back-off. [BackoffError] tells until when.

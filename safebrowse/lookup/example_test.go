@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"os"
 	"time"
 
 	"github.com/urlspec/urlspec/safebrowse"
@@ -315,4 +316,46 @@ func ExampleClient_Lists() {
 	// Output:
 	// se-4b 1 se-4b:1 <nil> true
 	// mw-4b 0 mw-4b:0 <nil> true
+}
+
+// ExampleConfig_frozen answers from lists saved by an earlier run, for
+// reproducible answers: a frozen client fetches no list.
+func ExampleConfig_frozen() {
+	s := sbtest.NewServer()
+	defer s.Close()
+	s.Add("se-4b", "evil.example/")
+	dir, err := os.MkdirTemp("", "lists")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	ctx := context.Background()
+
+	// A first run fetches the lists and saves them in dir.
+	c, err := lookup.New(lookup.Config{APIKey: s.APIKey, BaseURL: s.URL, Dir: dir})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := c.Update(ctx); err != nil {
+		log.Fatal(err)
+	}
+	c.Close()
+
+	f, err := lookup.New(lookup.Config{APIKey: s.APIKey, BaseURL: s.URL, Dir: dir, Frozen: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	fmt.Println(f.Ready(ctx))
+	fmt.Println(f.Update(ctx))
+	v, err := f.Lookup(ctx, "http://evil.example/")
+	fmt.Println(v.Unsafe(), err)
+
+	_, err = lookup.New(lookup.Config{APIKey: s.APIKey, Frozen: true})
+	fmt.Println(err)
+	// Output:
+	// <nil>
+	// lookup: lists frozen by Config.Frozen
+	// true <nil>
+	// lookup: Config.Frozen needs Config.Dir, which the frozen lists load from
 }

@@ -31,10 +31,14 @@ import (
 // minimum wait has passed it is fetched whole. That is not a failed request,
 // but Update returns it as an error wrapping [hashlist.ErrChecksum].
 //
-// Each list updated goes to Dir. Update returns nil when no list is due.
+// Each list updated goes to Dir. Update returns nil when no list is due,
+// and [ErrFrozen] with no request when Config.Frozen is set.
 func (c *Client) Update(ctx context.Context) error {
 	if c.closing.Err() != nil {
 		return ErrClosed
+	}
+	if c.frozen {
+		return ErrFrozen
 	}
 	if c.mode == NoStorage {
 		return nil
@@ -221,9 +225,13 @@ func matchLists(due []*listState, lists [][]byte) ([][]byte, error) {
 // Run keeps the lists fresh until ctx ends or the client is closed: it
 // calls Update, then sleeps until the next list is due or the back-off
 // ends, and again. It logs each list update with the list, its entry counts
-// and its wait, and each failure. It returns ctx's error, or [ErrClosed].
-// In NoStorage mode it only waits.
+// and its wait, and each failure. It returns ctx's error, or [ErrClosed];
+// with Config.Frozen set, [ErrFrozen] at once. In NoStorage mode it only
+// waits.
 func (c *Client) Run(ctx context.Context) error {
+	if c.frozen && c.closing.Err() == nil {
+		return ErrFrozen
+	}
 	for {
 		if c.closing.Err() != nil {
 			return ErrClosed
