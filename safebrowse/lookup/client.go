@@ -107,6 +107,13 @@ type Config struct {
 	// means silent.
 	Logger *slog.Logger
 
+	// UserAgent names the program that uses the client, such as
+	// "myscanner/1.2 (+https://example.com/bot)": it goes before the
+	// library's own product token, "urlspec/<module version or devel>", in
+	// the User-Agent header of every request, as Google's migration guide
+	// asks clients to identify themselves. "" sends the token alone.
+	UserAgent string
+
 	// Frozen makes the client answer from the lists saved in Dir and never
 	// fetch lists: Update and Run make no list request and return
 	// [ErrFrozen], and Ready returns at once. Searches still go out as the
@@ -124,6 +131,7 @@ type Client struct {
 	mode   Mode
 	dir    string
 	frozen bool
+	ua     string // the User-Agent header
 	http   *http.Client
 	log    *slog.Logger
 	lists  []*listState     // every list kept
@@ -192,6 +200,10 @@ func New(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	ua, err := userAgent(cfg.UserAgent)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.Frozen && cfg.Mode == NoStorage {
 		return nil, errors.New("lookup: Config.Frozen: NoStorage mode keeps no lists to freeze")
 	}
@@ -206,6 +218,7 @@ func New(cfg Config) (*Client, error) {
 		base:    base,
 		mode:    cfg.Mode,
 		frozen:  cfg.Frozen,
+		ua:      ua,
 		dir:     cfg.Dir,
 		http:    newHTTPClient(cfg.HTTPClient),
 		log:     cfg.Logger,

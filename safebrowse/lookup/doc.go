@@ -134,6 +134,10 @@
 //     including the URLs of *url.Error and messages the server echoes.
 //     Redirects are never followed. Reply bodies are limited to
 //     [MaxSearchReply] and [MaxListReply] bytes.
+//   - Every request carries a User-Agent: Config.UserAgent, then
+//     "urlspec/" and the module's version from the binary's build info
+//     ("devel" when it has none), so that the server can tell this client
+//     from others, as Google asks of v5 clients.
 //   - A list file records when its list is next due, so that a restart does
 //     not fetch early; a due time more than a day ahead is ignored.
 package lookup

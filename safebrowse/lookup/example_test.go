@@ -9,7 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/urlspec/urlspec/safebrowse"
@@ -358,4 +361,25 @@ func ExampleConfig_frozen() {
 	// lookup: lists frozen by Config.Frozen
 	// true <nil>
 	// lookup: Config.Frozen needs Config.Dir, which the frozen lists load from
+}
+
+// ExampleConfig_userAgent names the program in the User-Agent of every
+// request, before the library's own "urlspec/<version>".
+func ExampleConfig_userAgent() {
+	var ua string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ua = r.UserAgent()
+		http.Error(w, "down for the example", http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+
+	c, err := lookup.New(lookup.Config{APIKey: "key", BaseURL: srv.URL, UserAgent: "myscanner/1.2"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	c.Update(context.Background())
+	fmt.Println(strings.HasPrefix(ua, "myscanner/1.2 urlspec/"))
+	// Output:
+	// true
 }
