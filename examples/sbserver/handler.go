@@ -184,7 +184,9 @@ type listStatus struct {
 	Entries int       `json:"entries"`
 	Version []byte    `json:"version,omitempty"` // base64, as the API sends bytes
 	Loaded  bool      `json:"loaded"`
-	Next    time.Time `json:"next,omitzero"` // due for an update; absent: at once (never, when frozen)
+	Updated time.Time `json:"updated,omitzero"` // when last fetched from the server, across restarts; absent: never
+	Next    time.Time `json:"next,omitzero"`    // due for an update; absent: at once (never, when frozen)
+	Error   string    `json:"error,omitempty"`  // the last failure of its update or save; absent after a success
 }
 
 // status answers GET /status with the state of each list and whether the
@@ -192,9 +194,12 @@ type listStatus struct {
 func (h *handler) status(w http.ResponseWriter, r *http.Request) {
 	reply := statusReply{Ready: h.c.IsReady(), Mode: h.mode.String(), Frozen: h.frozen, Lists: []listStatus{}}
 	for _, l := range h.c.Lists() {
-		ls := listStatus{Name: l.Name, Entries: l.Entries, Version: l.Version, Loaded: l.Loaded}
+		ls := listStatus{Name: l.Name, Entries: l.Entries, Version: l.Version, Loaded: l.Loaded, Updated: l.Updated}
 		if !h.frozen {
 			ls.Next = l.Next
+		}
+		if l.Err != nil {
+			ls.Error = h.mask(l.Err.Error())
 		}
 		reply.Lists = append(reply.Lists, ls)
 	}

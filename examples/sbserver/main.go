@@ -44,8 +44,9 @@
 // known, no "unsafe": a failure is never reported as safe.
 //
 // GET /status answers the state of each list (name, entries, version,
-// loaded, next update) and "ready": a 200 once every list is loaded, a 503
-// before.
+// loaded, when it was last fetched from the server, next update, and the
+// error of its last update, if it failed) and "ready": a 200 once every
+// list is loaded, a 503 before.
 //
 // Other methods get a 405 and other paths a 404, with {"error": "..."}.
 // SIGINT or SIGTERM shuts the server down gracefully: requests in flight

@@ -229,11 +229,35 @@ func TestNotReady(t *testing.T) {
 		t.Fatal(err)
 	}
 	if status != 200 || !st.Ready || st.Mode != "LocalList" || st.Lists[1].Name != "mw-4b" || st.Lists[1].Entries != 1 ||
-		string(st.Lists[1].Version) != "mw-4b:1" || !st.Lists[1].Loaded || st.Lists[1].Next.IsZero() {
+		string(st.Lists[1].Version) != "mw-4b:1" || !st.Lists[1].Loaded || st.Lists[1].Next.IsZero() ||
+		time.Since(st.Lists[1].Updated) > time.Minute || st.Lists[1].Error != "" {
 		t.Errorf("status: %d %s; want 200, ready, mw-4b with 1 entry", status, body)
 	}
 	if status, _, raw, _ := lookupJSON(t, p, evil); status != 200 {
 		t.Errorf("lookup once ready: %d %s", status, raw)
+	}
+}
+
+// TestStatusErrors: /status shows each list's last failure, and when it
+// was last fetched, which a failure leaves as it was.
+func TestStatusErrors(t *testing.T) {
+	s, c, p := newProxy(t, lookup.LocalList, false)
+	s.Inject(sbtest.Fault{Endpoint: "hashLists:batchGet", Status: http.StatusForbidden, Times: 1})
+	if err := c.Update(context.Background()); err == nil {
+		t.Fatal("Update: no error")
+	}
+	status, body, _ := do(t, "GET", p.URL+"/status", "")
+	var st statusReply
+	if err := json.Unmarshal([]byte(body), &st); err != nil {
+		t.Fatal(err)
+	}
+	if status != 503 || len(st.Lists) != 5 {
+		t.Fatalf("status: %d %s; want 503 and 5 lists", status, body)
+	}
+	for _, l := range st.Lists {
+		if !strings.Contains(l.Error, "HTTP 403") || !l.Updated.IsZero() || l.Loaded {
+			t.Errorf("list %+v: want a 403 error, never updated", l)
+		}
 	}
 }
 
