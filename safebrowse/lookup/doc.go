@@ -63,7 +63,9 @@
 //
 // Only 4-byte prefixes are sent, at most [MaxSearchPrefixes] a request;
 // [Client.LookupAll] sends the prefixes of many URLs in as few requests as
-// that allows.
+// that allows, and pairs each URL with its error in a [BatchError]. A URL
+// that cannot be canonicalised is an [ErrInvalidURL], which no retry will
+// check; any other error is a check that failed.
 //
 // # The cache
 //
@@ -96,9 +98,8 @@
 //
 // With Config.Dir set, each list is saved after each update, with when it
 // was fetched, as a temporary file that is synced and then renamed, and
-// loaded again by New. A corrupt,
-// truncated or foreign file is discarded, never an error. Clients may share
-// a Dir. A client is updated only by Run or Update: one that is never
+// loaded again by New. A corrupt, truncated or foreign file is discarded,
+// never an error. Clients may share a Dir. A client is updated only by Run or Update: one that is never
 // updated answers from the lists it loaded, and [ListStatus].Updated shows
 // how old they are.
 //
@@ -138,6 +139,11 @@
 //     "urlspec/" and the module's version from the binary's build info
 //     ("devel" when it has none), so that the server can tell this client
 //     from others, as Google asks of v5 clients.
+//   - Ready returns the first failed update while a list has never
+//     loaded, rather than wait for the retry after the back-off: a
+//     refused key or no network is a failure to report, not a wait. A
+//     failure of a list that has loaded once is no reason not to be
+//     ready: the old list answers, and ListStatus.Err reports it.
 //   - A list file records when its list is next due, so that a restart does
 //     not fetch early; a due time more than a day ahead is ignored.
 package lookup
