@@ -8,8 +8,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"slices"
-	"strings"
 	"sync"
+
+	"github.com/urlspec/urlspec/safebrowse/internal/listname"
 )
 
 // Hash is the full-length hash of an expression: its SHA-256, the only hash
@@ -52,23 +53,15 @@ const (
 // hash list named listName, which the suffix of the name gives: "-4b",
 // "-8b", "-16b" or "-32b" ("Available Lists" in the v5 reference).
 // Chromium fetches mw-4b, se-4b, uws-4b, sus-4b and bi-4b (4 bytes),
-// mcrx-16b (16 bytes), and gc-32b, csda-32b and csdda-32b (32 bytes).
+// mcrx-16b (16 bytes), and gc-32b, csda-32b and csdda-32b (32 bytes). The
+// name may have the "hashLists/" prefix of the API's resource names. The
+// rule is the one hashlist and lookup follow.
 func ListPrefixLen(listName string) (PrefixLen, error) {
-	i := strings.LastIndexByte(listName, '-')
-	if i <= 0 {
+	w := listname.Width(listName)
+	if w == 0 {
 		return 0, newError(ErrListName, listName, `no "-4b", "-8b", "-16b" or "-32b" suffix`)
 	}
-	switch listName[i+1:] {
-	case "4b":
-		return Prefix4, nil
-	case "8b":
-		return Prefix8, nil
-	case "16b":
-		return Prefix16, nil
-	case "32b":
-		return Prefix32, nil
-	}
-	return 0, newError(ErrListName, listName, `no "-4b", "-8b", "-16b" or "-32b" suffix`)
+	return PrefixLen(w), nil
 }
 
 // Hashes canonicalises rawURL and returns the full hashes of its

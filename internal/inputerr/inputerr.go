@@ -76,6 +76,24 @@ func clip(s string) string {
 	return strings.Clone(s[:n])
 }
 
+// Quote returns s quoted as every message of the module quotes an input:
+// at most its first [MaxQuoted] bytes, cut at a UTF-8 boundary, and, when
+// s is longer, its length: `"aaaa…"... (10485760 bytes)`. Packages whose
+// messages are not an [Error] (a list named in a hashlist error, a server's
+// message in a lookup error) quote through it too.
+func Quote(s string) string {
+	return quoteClipped(clip(s), len(s))
+}
+
+// quoteClipped quotes c, the clipped form of an input of n bytes.
+func quoteClipped(c string, n int) string {
+	q := strconv.Quote(c)
+	if n > len(c) {
+		q += "... (" + strconv.Itoa(n) + " bytes)"
+	}
+	return q
+}
+
 // Error returns the sentinel's message, the quoted input, the detail and
 // the cause's message: `ampcache: invalid punycode in "xn--99999a"`. A long
 // input is quoted in part and its length given:
@@ -95,12 +113,7 @@ func (e *Error) Error() string {
 		b.WriteString(e.err.Error())
 		b.WriteString(" in ")
 	}
-	b.WriteString(strconv.Quote(e.input))
-	if e.n > len(e.input) {
-		b.WriteString("... (")
-		b.WriteString(strconv.Itoa(e.n))
-		b.WriteString(" bytes)")
-	}
+	b.WriteString(quoteClipped(e.input, e.n))
 	if e.detail != "" {
 		b.WriteString(": ")
 		b.WriteString(e.detail)

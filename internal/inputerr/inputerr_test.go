@@ -136,3 +136,24 @@ func TestInField(t *testing.T) {
 		t.Error("errors.Is(err, cause) = false")
 	}
 }
+
+func TestQuote(t *testing.T) {
+	long := strings.Repeat("a", 99) + "é" // the 100th byte starts a rune
+	tests := []struct{ in, want string }{
+		// A short input is quoted whole.
+		{"se-4b", `"se-4b"`},
+		// A control character is escaped.
+		{"a\nb", `"a\nb"`},
+		// A long input is cut at a rune boundary and its length given.
+		{long, `"` + strings.Repeat("a", 99) + `"... (101 bytes)`},
+		// The empty input.
+		{"", `""`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			if got := Quote(tt.in); got != tt.want {
+				t.Errorf("Quote(%q) = %s; want %s", tt.in, got, tt.want)
+			}
+		})
+	}
+}

@@ -29,9 +29,10 @@ var lenTests = []struct {
 	{"example.co.uk", "co.uk"},
 	// A public suffix by itself.
 	{"co.uk", "co.uk"},
-	// Private section: github.io is a public suffix (issue 6).
+	// Private section: github.io is a public suffix, so the PSL's private
+	// entries are used, as browsers use them.
 	{"a.b.github.io", "github.io"},
-	// Private section: blogspot.com is a public suffix (issue 6).
+	// Private section: blogspot.com too; a tenant is its own site.
 	{"tenant.blogspot.com", "blogspot.com"},
 	// A single label that is no TLD: default rule "*".
 	{"localhost", "localhost"},

@@ -10,7 +10,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash"
-	"strconv"
+
+	"github.com/urlspec/urlspec/safebrowse/internal/listname"
 )
 
 // Apply applies one HashList message, in binary protobuf as the server
@@ -24,7 +25,8 @@ import (
 //     the additions.
 //   - The additions must be in the field of the list's width
 //     (additions_four_bytes … additions_thirty_two_bytes).
-//   - A name that is present must be [List.Name].
+//   - A name that is present must be [List.Name], with or without the
+//     "hashLists/" prefix of the API's resource names.
 //   - When sha256_checksum is present, it must be the SHA-256 of the list
 //     after the update, its hashes sorted and concatenated (SHA-256 of ""
 //     for an empty list); otherwise the error wraps [ErrChecksum]. An absent
@@ -42,16 +44,12 @@ func (l *List) Apply(msg []byte) error {
 	if old.width == 0 {
 		return newError(ErrName, "", "the zero List has no name; use New")
 	}
-	m, e := parseList(msg)
-	if e != "" {
-		return newError(ErrCorrupt, old.name, e)
+	m, err := parseList(msg)
+	if err != nil {
+		return wrapError(ErrCorrupt, old.name, err)
 	}
-	if len(m.name) > 0 && string(m.name) != old.name {
-		q := m.name
-		if len(q) > 100 {
-			q = q[:100]
-		}
-		return newError(ErrName, old.name, "message is for list "+strconv.Quote(string(q)))
+	if m.name != "" && listname.Trim(m.name) != old.name {
+		return newError(ErrName, old.name, "message is for list "+quote(m.name))
 	}
 	if m.addWidth != 0 && m.addWidth != old.width {
 		return newError(ErrCorrupt, old.name, fmt.Sprintf("additions of %d bytes in a list of %d", m.addWidth, old.width))

@@ -122,9 +122,9 @@ func BenchmarkApplyFull(b *testing.B) {
 // per entry.
 func BenchmarkDecode(b *testing.B) {
 	benchList(b)
-	m, e := parseList(bench.msg)
-	if e != "" {
-		b.Fatal(e)
+	m, err := parseList(bench.msg)
+	if err != nil {
+		b.Fatal(err)
 	}
 	var sum uint32
 	var chunk [1024]uint32

@@ -6,7 +6,8 @@ package hashlist
 
 import (
 	"errors"
-	"strconv"
+
+	"github.com/urlspec/urlspec/internal/inputerr"
 )
 
 // Sentinel errors. Every error this package returns wraps one of them, for
@@ -28,28 +29,38 @@ var (
 	ErrMessage = errors.New("hashlist: invalid message")
 )
 
-// Error is the one error type of the package: a sentinel, the list it
-// concerns (quoted, at most 100 bytes), and what was wrong.
+// listError is the one error type of the package: a sentinel, the list it
+// concerns (quoted by [inputerr.Quote]), and what was wrong.
 type listError struct {
 	err    error
-	list   string
+	list   string // quoted; "" when the error concerns no list
 	detail string
 }
 
 // newError returns an error wrapping the sentinel err for the list named
 // name, with a detail.
 func newError(err error, name, detail string) error {
-	if len(name) > 100 {
-		name = name[:100]
+	q := ""
+	if name != "" {
+		q = inputerr.Quote(name)
 	}
-	return &listError{err: err, list: string([]byte(name)), detail: detail}
+	return &listError{err: err, list: q, detail: detail}
 }
+
+// wrapError is [newError] with the reason of a v5wire or Rice error as the
+// detail.
+func wrapError(err error, name string, reason error) error {
+	return newError(err, name, reason.Error())
+}
+
+// quote quotes an input inside a detail, as [inputerr.Quote] does.
+func quote(s string) string { return inputerr.Quote(s) }
 
 // Error returns `hashlist: corrupt message for "se-4b": additions: ...`.
 func (e *listError) Error() string {
 	s := e.err.Error()
 	if e.list != "" {
-		s += " for " + strconv.Quote(e.list)
+		s += " for " + e.list
 	}
 	if e.detail != "" {
 		s += ": " + e.detail

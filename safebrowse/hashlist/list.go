@@ -12,6 +12,8 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+
+	"github.com/urlspec/urlspec/safebrowse/internal/listname"
 )
 
 // List is one Safe Browsing v5 hash list held locally: its name, its
@@ -45,13 +47,16 @@ var emptySum = sha256.Sum256(nil)
 
 // New returns an empty list named name, with no version. The width of its
 // hashes comes from the suffix of the name ("Available Lists" in the v5
-// reference): "se-4b" 4, "x-8b" 8, "x-16b" 16, "gc-32b" 32. Any other
-// name is an error wrapping [ErrName].
+// reference): "se-4b" 4, "x-8b" 8, "x-16b" 16, "gc-32b" 32. The name may
+// have the "hashLists/" prefix of the API's resource names, which is
+// dropped: New("hashLists/se-4b") is se-4b. Any other name is an error
+// wrapping [ErrName].
 func New(name string) (*List, error) {
 	w, err := widthOf(name)
 	if err != nil {
 		return nil, err
 	}
+	name = listname.Trim(name)
 	l := new(List)
 	l.st.Store(&state{name: name, width: w, sum: emptySum})
 	return l, nil

@@ -10,7 +10,7 @@ import (
 	"slices"
 	"time"
 
-	"google.golang.org/protobuf/encoding/protowire"
+	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
 )
 
 // Message is one HashList message as a server sends it: what a fake
@@ -77,7 +77,7 @@ func (m *Message) AppendBinary(b []byte) ([]byte, error) {
 	if m.MinimumWait < 0 {
 		return b, newError(ErrMessage, m.Name, "negative MinimumWait")
 	}
-	var add, rem []byte
+	var add, rem *v5wire.Rice
 	if len(m.Additions) > 0 {
 		vals := sortHashes(m.Additions, w)
 		if i := firstDup(vals, w); i >= 0 {
@@ -97,80 +97,36 @@ func (m *Message) AppendBinary(b []byte) ([]byte, error) {
 		}
 		rem = riceMessage(vals, 4, 0)
 	}
-	if m.Name != "" {
-		b = protowire.AppendTag(b, fieldName, protowire.BytesType)
-		b = protowire.AppendString(b, m.Name)
-	}
-	if len(m.Version) > 0 {
-		b = protowire.AppendTag(b, fieldVersion, protowire.BytesType)
-		b = protowire.AppendBytes(b, m.Version)
-	}
-	if m.Partial {
-		b = protowire.AppendTag(b, fieldPartial, protowire.VarintType)
-		b = protowire.AppendVarint(b, 1)
+	hl := v5wire.HashList{
+		Name:        m.Name,
+		Version:     m.Version,
+		Partial:     m.Partial,
+		MinimumWait: m.MinimumWait,
+		Checksum:    m.Checksum,
 	}
 	if add != nil {
-		b = protowire.AppendTag(b, addField(w), protowire.BytesType)
-		b = protowire.AppendBytes(b, add)
+		hl.AddWidth, hl.Additions = w, *add
 	}
 	if rem != nil {
-		b = protowire.AppendTag(b, fieldRemovals, protowire.BytesType)
-		b = protowire.AppendBytes(b, rem)
+		hl.HasRemovals, hl.Removals = true, *rem
 	}
-	if m.MinimumWait > 0 {
-		var d []byte
-		if s := int64(m.MinimumWait / time.Second); s != 0 {
-			d = protowire.AppendTag(d, 1, protowire.VarintType)
-			d = protowire.AppendVarint(d, uint64(s))
-		}
-		if ns := int64(m.MinimumWait % time.Second); ns != 0 {
-			d = protowire.AppendTag(d, 2, protowire.VarintType)
-			d = protowire.AppendVarint(d, uint64(ns))
-		}
-		b = protowire.AppendTag(b, fieldMinimumWait, protowire.BytesType)
-		b = protowire.AppendBytes(b, d)
-	}
-	if m.Checksum != nil {
-		b = protowire.AppendTag(b, fieldChecksum, protowire.BytesType)
-		b = protowire.AppendBytes(b, m.Checksum)
-	}
-	return b, nil
+	return v5wire.AppendHashList(b, &hl), nil
 }
 
 // riceMessage returns the RiceDeltaEncoded message of vals, n sorted,
 // distinct values of width w bytes, with parameter k (0: chosen).
-func riceMessage(vals []byte, w, k int) []byte {
+func riceMessage(vals []byte, w, k int) *v5wire.Rice {
 	n := len(vals) / w
 	if k == 0 && n > 1 {
 		k = chooseK(load(vals[len(vals)-w:]).sub(load(vals[:w])), n, w)
 	}
 	first, data := encodeRice(vals, w, k)
-	parts := max(w/8, 1)
-	b := []byte{}
-	for i := range parts {
-		v := first[4-parts+i]
-		if v == 0 {
-			continue
-		}
-		if i == 0 {
-			b = protowire.AppendTag(b, 1, protowire.VarintType)
-			b = protowire.AppendVarint(b, v)
-		} else {
-			b = protowire.AppendTag(b, protowire.Number(i+1), protowire.Fixed64Type)
-			b = protowire.AppendFixed64(b, v)
-		}
-	}
-	if k != 0 {
-		b = protowire.AppendTag(b, protowire.Number(parts+1), protowire.VarintType)
-		b = protowire.AppendVarint(b, uint64(k))
-	}
+	s := riceStream{first: first, k: int64(k)}
 	if n > 1 {
-		b = protowire.AppendTag(b, protowire.Number(parts+2), protowire.VarintType)
-		b = protowire.AppendVarint(b, uint64(n-1))
-		b = protowire.AppendTag(b, protowire.Number(parts+3), protowire.BytesType)
-		b = protowire.AppendBytes(b, data)
+		s.count, s.data = int64(n-1), data
 	}
-	return b
+	r := wireRice(&s)
+	return &r
 }
 
 // UnmarshalBinary reads a binary protobuf HashList into m, decoding its
@@ -180,12 +136,13 @@ func riceMessage(vals []byte, w, k int) []byte {
 // fields are dropped. A malformed message is an error wrapping
 // [ErrCorrupt], under the rules of [List.Apply], and leaves m unchanged.
 func (m *Message) UnmarshalBinary(data []byte) error {
-	wl, e := parseList(data)
-	if e != "" {
-		return newError(ErrCorrupt, string(wl.name), e)
+	wl, err := parseList(data)
+	if err != nil {
+		return wrapError(ErrCorrupt, wl.name, err)
 	}
+	var e string
 	out := Message{
-		Name:        string(wl.name),
+		Name:        wl.name,
 		Version:     bytes.Clone(wl.version),
 		Partial:     wl.partial,
 		Width:       wl.addWidth,

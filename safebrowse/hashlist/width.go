@@ -6,33 +6,19 @@ package hashlist
 
 import (
 	"math/bits"
-	"strconv"
-	"strings"
+
+	"github.com/urlspec/urlspec/safebrowse/internal/listname"
 )
 
-// widthOf returns the hash width, in bytes, of the list named name, which
-// the suffix of the name gives ("Available Lists" in the v5 reference):
-// "-4b" 4, "-8b" 8, "-16b" 16, "-32b" 32. The part before the dash must not
-// be empty.
+// widthOf returns the hash width, in bytes, of the list named name, by the
+// one rule of the module ([listname.Width], which safebrowse.ListPrefixLen
+// also follows): "-4b" 4, "-8b" 8, "-16b" 16, "-32b" 32, the part before
+// the dash not empty, with or without the "hashLists/" prefix.
 func widthOf(name string) (int, error) {
-	i := strings.LastIndexByte(name, '-')
-	if i > 0 {
-		switch name[i+1:] {
-		case "4b":
-			return 4, nil
-		case "8b":
-			return 8, nil
-		case "16b":
-			return 16, nil
-		case "32b":
-			return 32, nil
-		}
+	if w := listname.Width(name); w != 0 {
+		return w, nil
 	}
-	q := name
-	if len(q) > 100 {
-		q = q[:100]
-	}
-	return 0, newError(ErrName, "", strconv.Quote(q)+` has no "-4b", "-8b", "-16b" or "-32b" suffix`)
+	return 0, newError(ErrName, "", quote(name)+` has no "-4b", "-8b", "-16b" or "-32b" suffix`)
 }
 
 // validWidth reports whether w is a width of Safe Browsing v5 hashes.

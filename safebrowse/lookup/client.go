@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/urlspec/urlspec/safebrowse/hashlist"
+	"github.com/urlspec/urlspec/safebrowse/internal/listname"
 )
 
 // Mode chooses the procedure of the v5 reference that answers a lookup.
@@ -327,6 +328,9 @@ func listNames(mode Mode, lists []string) ([]string, error) {
 		lists = DefaultLists
 	}
 	names := slices.Clone(lists)
+	for i, n := range names {
+		names[i] = listname.Trim(n) // decision 4
+	}
 	if mode == RealTime && !slices.Contains(names, GlobalCache) {
 		names = append(names, GlobalCache)
 	}

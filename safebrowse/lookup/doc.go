@@ -146,4 +146,27 @@
 //     ready: the old list answers, and ListStatus.Err reports it.
 //   - A list file records when its list is next due, so that a restart does
 //     not fetch early; a due time more than a day ahead is ignored.
+//
+// Four decisions on the wire, where only Google's real server would tell,
+// each taken as Chromium takes it:
+//
+//  1. No request URL is longer than 8 KiB, the limit reported for Google's
+//     frontends (Google's own Java API client moves to POST at 2 KiB): a
+//     search for more prefixes than fit is split into several requests,
+//     each of a few hundred prefixes. One failed request fails the search.
+//  2. hashPrefixes are sent in URL-safe base64 with padding, the padding
+//     not escaped: Chromium's hash_realtime_service encodes its request
+//     with base::Base64UrlEncode and INCLUDE_PADDING.
+//  3. A full hash in a hashes:search reply whose 4-byte prefix was not asked
+//     is dropped, as Chromium's RemoveUnmatchedFullHashes drops it: it is
+//     never cached and never a verdict, the rest of the reply stands, and
+//     the search is a success (no back-off).
+//  4. List names are accepted with or without the "hashLists/" prefix of
+//     the API's resource names (safebrowsing.proto's resource pattern), in
+//     Config.Lists and in the messages: "hashLists/se-4b" is se-4b.
+//
+// Every message is read by one reader (safebrowse/internal/v5wire), whose
+// strictness policy is the package's: unknown fields are skipped, a known
+// field with the wrong wire type is corrupt, and a Duration too long for a
+// time.Duration is capped.
 package lookup

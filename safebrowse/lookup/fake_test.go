@@ -31,14 +31,16 @@ const testKey = "test-key-0123456789"
 // hashLists:batchGet from lists; handle, when set, answers instead.
 type testServer struct {
 	*httptest.Server
-	mu       sync.Mutex
-	full     map[safebrowse.Hash][]byte // full hash -> its FullHash message
-	duration []byte                     // the reply's cache_duration message; nil: absent
-	lists    map[string]func(version string) []byte
-	handle   http.HandlerFunc
-	requests map[string]int
-	searched [][]byte
-	queries  []url.Values
+	mu         sync.Mutex
+	full       map[safebrowse.Hash][]byte // full hash -> its FullHash message
+	duration   []byte                     // the reply's cache_duration message; nil: absent
+	lists      map[string]func(version string) []byte
+	handle     http.HandlerFunc
+	requests   map[string]int
+	searched   [][]byte
+	queries    []url.Values
+	urlLens    []int // the length of each request's URL, as the client wrote it
+	rawQueries []string
 }
 
 func newTestServer(t testing.TB) *testServer {
@@ -58,6 +60,8 @@ func (s *testServer) serve(w http.ResponseWriter, r *http.Request) {
 	defer s.mu.Unlock()
 	q := r.URL.Query()
 	s.queries = append(s.queries, q)
+	s.urlLens = append(s.urlLens, len(s.URL)+len(r.RequestURI))
+	s.rawQueries = append(s.rawQueries, r.URL.RawQuery)
 	method := strings.TrimPrefix(r.URL.Path, "/v5/")
 	if strings.HasPrefix(method, "hashList/") {
 		method = "hashList"
@@ -76,7 +80,8 @@ func (s *testServer) serve(w http.ResponseWriter, r *http.Request) {
 	case "hashes:search":
 		var body []byte
 		for _, p := range q["hashPrefixes"] {
-			b, err := base64.StdEncoding.DecodeString(p)
+			// Decision 2: URL-safe base64 with padding, strictly.
+			b, err := base64.URLEncoding.DecodeString(p)
 			if err != nil || len(b) != 4 {
 				http.Error(w, "bad prefix", http.StatusBadRequest)
 				return

@@ -59,7 +59,7 @@ func FuzzLookupReply(f *testing.F) {
 					i = j
 				}
 			}
-			if i < 0 || !th.Type.valid() {
+			if i < 0 || !th.Type.Valid() {
 				t.Fatalf("threat %+v", th)
 			}
 			found := false

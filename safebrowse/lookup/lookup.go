@@ -9,7 +9,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
-	"net/url"
+	"maps"
 	"slices"
 	"time"
 
@@ -319,21 +319,66 @@ func (q *query) verdict(rawURL string) Verdict {
 	return v
 }
 
-// search sends prefixes to hashes:search, caches the reply for every prefix
-// sent, and returns an entry for each prefix. While searches are backing off
-// it returns a *BackoffError at once.
+// search sends prefixes to hashes:search, in as many requests as keep
+// each URL within maxURL bytes (decision 1), caches the reply for every
+// prefix sent, and returns an entry for each prefix. While searches are
+// backing off it returns a *BackoffError at once. One failed request fails
+// the search; the replies of the requests before it stay cached.
 func (c *Client) search(ctx context.Context, prefixes []uint32) (map[uint32]*entry, error) {
 	if err := c.searches.check(c.now()); err != nil {
 		return nil, err
 	}
-	q := make(url.Values, 1)
-	b64 := make([]string, len(prefixes))
-	for i, p := range prefixes {
-		b64[i] = base64.StdEncoding.EncodeToString(binary.BigEndian.AppendUint32(nil, p))
+	entries := make(map[uint32]*entry, len(prefixes))
+	for _, part := range c.splitSearch(prefixes) {
+		if err := c.search1(ctx, part, entries); err != nil {
+			return nil, err
+		}
 	}
-	q["hashPrefixes"] = b64
+	return entries, nil
+}
+
+// maxURL bounds the length of a request URL: a search for more prefixes
+// than fit is split (decision 1). 8 KiB is the limit reported for Google's
+// frontends.
+const maxURL = 8 << 10
+
+// prefixParam is the length of one hashPrefixes parameter:
+// "&hashPrefixes=" and 8 characters of base64.
+const prefixParam = len("&hashPrefixes=") + 8
+
+// splitSearch cuts prefixes into runs whose search URLs are at most maxURL
+// bytes long; a run holds one prefix at least.
+func (c *Client) splitSearch(prefixes []uint32) [][]uint32 {
+	per := max((maxURL-len(c.requestURL(methodSearch, "")))/prefixParam, 1)
+	var parts [][]uint32
+	for len(prefixes) > per {
+		parts = append(parts, prefixes[:per])
+		prefixes = prefixes[per:]
+	}
+	return append(parts, prefixes)
+}
+
+// appendPrefixQuery appends the hashPrefixes parameters of a search: each
+// prefix in URL-safe base64 with its padding, as Chromium encodes its
+// requests (decision 2). Neither the alphabet nor "=" needs escaping in a
+// query value.
+func appendPrefixQuery(dst []byte, prefixes []uint32) []byte {
+	for i, p := range prefixes {
+		if i > 0 {
+			dst = append(dst, '&')
+		}
+		dst = append(dst, "hashPrefixes="...)
+		dst = base64.URLEncoding.AppendEncode(dst, binary.BigEndian.AppendUint32(nil, p))
+	}
+	return dst
+}
+
+// search1 sends one hashes:search request for prefixes and adds an entry
+// for each to entries.
+func (c *Client) search1(ctx context.Context, prefixes []uint32, entries map[uint32]*entry) error {
+	q := appendPrefixQuery(make([]byte, 0, prefixParam*len(prefixes)), prefixes)
 	c.stats.searches.Add(1)
-	body, err := c.get(ctx, methodSearch, "hashes:search", q, MaxSearchReply)
+	body, err := c.getRaw(ctx, methodSearch, methodSearch, string(q), MaxSearchReply)
 	var reply searchReply
 	if err == nil {
 		reply, err = parseSearchReply(body)
@@ -345,31 +390,33 @@ func (c *Client) search(ctx context.Context, prefixes []uint32) (map[uint32]*ent
 	if err != nil {
 		c.stats.searchErrors.Add(1)
 		c.failed(ctx, &c.searches, now, err)
-		return nil, err
+		return err
 	}
 	// Local List step 4: the cache. cache_duration applies to every prefix
 	// sent, matched or not (the negative cache).
 	d := min(reply.duration, MaxCacheDuration)
-	entries := make(map[uint32]*entry, len(prefixes))
+	mine := make(map[uint32]*entry, len(prefixes))
 	for _, p := range prefixes {
-		entries[p] = &entry{expires: now.Add(d)}
+		mine[p] = &entry{expires: now.Add(d)}
 	}
 	for _, fh := range reply.hashes {
-		e := entries[prefixOf(&fh.hash)]
+		e := mine[prefixOf(&fh.hash)]
 		if e == nil {
-			err := fmt.Errorf("lookup: %s: %w: full hash %x for a prefix not asked for", methodSearch, ErrCorruptReply, fh.hash[:])
-			c.stats.searchErrors.Add(1)
-			c.failed(ctx, &c.searches, now, err)
-			return nil, err
+			// Decision 3: a full hash for a prefix not asked for is
+			// dropped, as Chromium drops it: never cached, never a
+			// verdict, and the rest of the reply stands.
+			c.log.Debug("lookup: dropped a full hash for a prefix not asked for", "hash", fmt.Sprintf("%x", fh.hash[:]))
+			continue
 		}
 		e.hashes = append(e.hashes, fh)
 	}
 	c.searches.reset()
 	// A reply without cache_duration caches nothing.
 	if reply.hasDuration && d > 0 {
-		c.cache.put(now, entries)
+		c.cache.put(now, mine)
 	}
-	return entries, nil
+	maps.Copy(entries, mine)
+	return nil
 }
 
 // failed records a failed request in b, unless it failed because the

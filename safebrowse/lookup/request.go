@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
 )
 
 // DefaultBaseURL is the server of the v5 API, used when Config.BaseURL is "".
@@ -64,20 +66,31 @@ func newHTTPClient(hc *http.Client) *http.Client {
 // body of a 200 reply, read up to limit bytes. Every error it returns has the
 // key masked.
 func (c *Client) get(ctx context.Context, method, path string, query url.Values, limit int64) ([]byte, error) {
-	body, err := c.get1(ctx, method, path, query, limit)
+	return c.getRaw(ctx, method, path, query.Encode(), limit)
+}
+
+// getRaw is get with the query already encoded.
+func (c *Client) getRaw(ctx context.Context, method, path, rawQuery string, limit int64) ([]byte, error) {
+	body, err := c.get1(ctx, method, path, rawQuery, limit)
 	return body, redact(err, c.key)
 }
 
-func (c *Client) get1(ctx context.Context, method, path string, query url.Values, limit int64) ([]byte, error) {
+// requestURL returns the URL of a request: {BaseURL}/v5/{path}?key=K&alt=proto&{rawQuery}.
+func (c *Client) requestURL(path, rawQuery string) string {
+	u := c.base + "/v5/" + path + "?key=" + url.QueryEscape(c.key) + "&alt=proto"
+	if rawQuery != "" {
+		u += "&" + rawQuery
+	}
+	return u
+}
+
+func (c *Client) get1(ctx context.Context, method, path string, rawQuery string, limit int64) ([]byte, error) {
 	// Close cancels every request in flight.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer context.AfterFunc(c.closing, cancel)()
 
-	u := c.base + "/v5/" + path + "?key=" + url.QueryEscape(c.key) + "&alt=proto"
-	if q := query.Encode(); q != "" {
-		u += "&" + q
-	}
+	u := c.requestURL(path, rawQuery)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, fmt.Errorf("lookup: %s: %w", method, err)
@@ -134,7 +147,7 @@ func serverMessage(contentType string, body []byte) string {
 			}
 		}
 	case strings.Contains(mt, "protobuf"):
-		msg = parseStatus(body)
+		msg = v5wire.ParseStatusMessage(body)
 	}
 	if msg == "" {
 		msg = string(body)

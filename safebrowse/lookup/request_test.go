@@ -6,6 +6,7 @@ package lookup
 
 import (
 	"bytes"
+	"encoding/base64"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -162,8 +163,9 @@ func TestNoRedirects(t *testing.T) {
 	}
 }
 
-// TestRequestFormat: GET /v5/hashes:search?key=K&alt=proto with standard
-// base64 4-byte prefixes.
+// TestRequestFormat: GET /v5/hashes:search?key=K&alt=proto with 4-byte
+// prefixes in URL-safe base64 with padding, the padding not escaped, as
+// Chromium's hash_realtime_service encodes them (decision 2).
 func TestRequestFormat(t *testing.T) {
 	s := newTestServer(t)
 	c, _ := newTestClient(t, Config{BaseURL: s.URL + "/", Mode: NoStorage})
@@ -175,9 +177,12 @@ func TestRequestFormat(t *testing.T) {
 		t.Errorf("query %v", q)
 	}
 	for _, p := range q["hashPrefixes"] {
-		if len(p) != 8 || !strings.HasSuffix(p, "==") {
-			t.Errorf("prefix %q is not 4 bytes in padded standard base64", p)
+		if b, err := base64.URLEncoding.DecodeString(p); err != nil || len(b) != 4 || len(p) != 8 {
+			t.Errorf("prefix %q is not 4 bytes in padded URL-safe base64", p)
 		}
+	}
+	if strings.Contains(s.rawQueries[0], "%3D") {
+		t.Errorf("padding escaped in %q", s.rawQueries[0])
 	}
 }
 

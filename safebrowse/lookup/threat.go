@@ -6,64 +6,36 @@ package lookup
 
 import (
 	"slices"
-	"strconv"
+
+	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
 )
 
 // ThreatType is the kind of threat a full hash is listed for, as the v5 API
 // numbers them ("ThreatType" in the reference). A detail with any other value,
 // including 0 (THREAT_TYPE_UNSPECIFIED), is ignored whole, as the spec asks,
-// since new values may appear at any time.
-type ThreatType int32
+// since new values may appear at any time. Its String method gives the
+// API's name, such as "SOCIAL_ENGINEERING", or "ThreatType(n)" for a value
+// the package does not know.
+type ThreatType = v5wire.ThreatType
 
 // The threat types of Safe Browsing v5.
 const (
-	Malware                       ThreatType = 1 // MALWARE
-	SocialEngineering             ThreatType = 2 // SOCIAL_ENGINEERING
-	UnwantedSoftware              ThreatType = 3 // UNWANTED_SOFTWARE
-	PotentiallyHarmfulApplication ThreatType = 4 // POTENTIALLY_HARMFUL_APPLICATION
+	Malware                       = v5wire.Malware                       // MALWARE
+	SocialEngineering             = v5wire.SocialEngineering             // SOCIAL_ENGINEERING
+	UnwantedSoftware              = v5wire.UnwantedSoftware              // UNWANTED_SOFTWARE
+	PotentiallyHarmfulApplication = v5wire.PotentiallyHarmfulApplication // POTENTIALLY_HARMFUL_APPLICATION
 )
 
-var threatTypeNames = [...]string{
-	Malware:                       "MALWARE",
-	SocialEngineering:             "SOCIAL_ENGINEERING",
-	UnwantedSoftware:              "UNWANTED_SOFTWARE",
-	PotentiallyHarmfulApplication: "POTENTIALLY_HARMFUL_APPLICATION",
-}
-
-// String returns the API's name of t, such as "SOCIAL_ENGINEERING", or
-// "ThreatType(n)" for a value the package does not know.
-func (t ThreatType) String() string {
-	if t.valid() {
-		return threatTypeNames[t]
-	}
-	return "ThreatType(" + strconv.Itoa(int(t)) + ")"
-}
-
-func (t ThreatType) valid() bool { return t >= Malware && t <= PotentiallyHarmfulApplication }
-
 // ThreatAttribute qualifies a threat ("ThreatAttribute" in the reference). A
-// detail with any other value, including 0, is ignored whole.
-type ThreatAttribute int32
+// detail with any other value, including 0, is ignored whole. Its String
+// method gives the API's name, such as "CANARY", or "ThreatAttribute(n)".
+type ThreatAttribute = v5wire.ThreatAttribute
 
 // The threat attributes of Safe Browsing v5.
 const (
-	Canary    ThreatAttribute = 1 // CANARY: the threat is not to be enforced
-	FrameOnly ThreatAttribute = 2 // FRAME_ONLY: enforce only on frames, not on top-level pages
+	Canary    = v5wire.Canary    // CANARY: the threat is not to be enforced
+	FrameOnly = v5wire.FrameOnly // FRAME_ONLY: enforce only on frames, not on top-level pages
 )
-
-// String returns the API's name of a, such as "CANARY", or
-// "ThreatAttribute(n)" for a value the package does not know.
-func (a ThreatAttribute) String() string {
-	switch a {
-	case Canary:
-		return "CANARY"
-	case FrameOnly:
-		return "FRAME_ONLY"
-	}
-	return "ThreatAttribute(" + strconv.Itoa(int(a)) + ")"
-}
-
-func (a ThreatAttribute) valid() bool { return a == Canary || a == FrameOnly }
 
 // A Threat is one expression of a URL whose full hash the server lists, with
 // one of the details the server gave for that hash.

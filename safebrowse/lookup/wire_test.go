@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
 )
 
 // cat concatenates byte slices: the tests write protobuf by hand with it.
@@ -88,12 +90,12 @@ func TestSearchReplyHandWritten(t *testing.T) {
 	}
 }
 
-// TestDurationCapped: a Duration too long for time.Duration is capped,
-// never wrapped negative.
+// TestDurationCapped: a cache_duration too long for time.Duration is
+// capped, never wrapped negative.
 func TestDurationCapped(t *testing.T) {
-	d, err := parseDuration([]byte{0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f})
-	if err != nil || d != maxDuration {
-		t.Errorf("got %v, %v; want %v", d, err, maxDuration)
+	r, err := parseSearchReply([]byte{0x12, 0x0a, 0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f})
+	if err != nil || r.duration != v5wire.MaxDuration || !r.hasDuration {
+		t.Errorf("got %v, %v; want %v", r.duration, err, v5wire.MaxDuration)
 	}
 }
 
@@ -109,7 +111,7 @@ func TestListHeader(t *testing.T) {
 		// name "se-4b", partial_update true, minimum_wait_duration 1800 s,
 		// sha256_checksum of 1 byte.
 		{"all fields", []byte{0x0a, 0x05, 's', 'e', '-', '4', 'b', 0x18, 0x01, 0x32, 0x03, 0x08, 0x88, 0x0e, 0x3a, 0x01, 0x00},
-			listHeader{name: "se-4b", partial: true, minWait: 1800 * time.Second, hasChecksum: true}, false},
+			listHeader{name: "se-4b", partial: true, minWait: 1800 * time.Second}, false},
 		// No minimum wait: due again at once.
 		{"no minimum wait", []byte{0x12, 0x02, 'v', '1'}, listHeader{}, false},
 		// A truncated name is corrupt.
@@ -162,11 +164,11 @@ func FuzzSearchReply(f *testing.F) {
 		}
 		for _, fh := range r.hashes {
 			for _, d := range fh.details {
-				if !d.typ.valid() {
+				if !d.typ.Valid() {
 					t.Fatalf("invalid threat type %v kept", d.typ)
 				}
 				for _, a := range d.attrs {
-					if !a.valid() {
+					if !a.Valid() {
 						t.Fatalf("invalid attribute %v kept", a)
 					}
 				}
@@ -189,6 +191,6 @@ func FuzzBatchReply(f *testing.F) {
 		for _, l := range lists {
 			parseListHeader(l)
 		}
-		parseStatus(b)
+		v5wire.ParseStatusMessage(b)
 	})
 }

@@ -20,11 +20,16 @@
 //
 // # What it serves
 //
-// The four methods of the v5 API, as binary protobuf (alt=proto, Content-Type application/x-protobuf), built
-// with protowire by the field numbers of the API's
-// google/security/safebrowsing/v5/safebrowsing.proto. HashList messages
+// The whole v5 API as Google's generated client libraries call it, so that
+// a client in any language can be tested against it: the four methods of
+// google/security/safebrowsing/v5/safebrowsing.proto and urls:search of
+// the API's discovery document. Each reply comes in Google's JSON mapping
+// (alt=json, and when alt is absent, as Google's servers default) or as
+// binary protobuf (alt=proto, Content-Type application/x-protobuf), both
+// written by the module's one owner of the v5 messages. HashList messages
 // come from [github.com/urlspec/urlspec/safebrowse/hashlist.Message], the
-// encoder beside the decoder that clients use.
+// encoder beside the decoder that clients use. Google's Node client,
+// @googleapis/safebrowsing, is tested against it.
 //
 //   - GET /v5/hashes:search?hashPrefixes=... (SearchHashes): every full
 //     hash on a 4-byte threat list (se-4b, mw-4b, uws-4b, uwsa-4b, pha-4b)
@@ -39,6 +44,14 @@
 //   - GET /v5/hashLists (ListHashLists): the name and metadata of each
 //     list (threat types, likely safe types, description, hash length),
 //     paged by pageSize and pageToken.
+//   - GET /v5/urls:search?urls=... (SearchUrls, at most 50 URLs): for each
+//     URL asked that an expression of puts on a 4-byte threat list, the URL
+//     as sent and the threat types of those lists
+//     ({"threats": [{"url", "threatTypes"}], "cacheDuration"}), answered
+//     from the seeded lists, with the cache_duration of hashes:search.
+//
+// A list may be named with or without the "hashLists/" prefix of the
+// API's resource names.
 //
 // The lists are gc-32b, se-4b, mw-4b, uws-4b, uwsa-4b and pha-4b (see
 // [Lists]), all empty at first. Each has a version: one more at each change
@@ -62,14 +75,19 @@
 // # What it checks
 //
 // Every request must be a GET with the server's key ([Server.APIKey], set
-// by [WithAPIKey]) and alt=proto. The server answers as Google's APIs do,
+// by [WithAPIKey]) in the key parameter or the X-Goog-Api-Key header. The
+// server answers as Google's APIs do,
 // with a JSON error ({"error": {"code", "message", "status"}}) whose
 // message begins "sbtest: ":
 //
 //   - a missing key is a 403; a wrong key is a 400 whose message echoes
 //     the key, as some servers do, so that a client's masking of its key
 //     is tested;
-//   - a missing or other alt is a 400;
+//   - an alt other than json or proto is a 400; the system parameters of
+//     Google's APIs ($.xgafv, prettyPrint, fields, quotaUser, ...) are
+//     accepted and ignored (fields does not filter the reply);
+//   - urls:search with no URL, more than 50, or one that is not a URL is a
+//     400;
 //   - a hashPrefixes value that is not 4 bytes, more than 1000 of them, or
 //     none is a 400;
 //   - names given twice in batchGet, or two versions for one list, is a
@@ -97,7 +115,7 @@
 // It holds no real data: the lists hold what a test put on them, and a
 // test must expect the verdicts it seeded, not Google's. It checks
 // no authentication beyond the key, keeps no quota and sends no 429 of its
-// own (inject one). It serves no JSON (alt=json) and no other API version.
+// own (inject one). It serves no other API version, and takes no POST.
 // It listens on 127.0.0.1 (or ::1) only, and makes no request of its own:
 // it never reaches outside loopback.
 package sbtest

@@ -41,7 +41,7 @@ type Fault struct {
 }
 
 // endpoints are the endpoints the server serves, as Requests names them.
-var endpoints = []string{epSearch, epHashList, epBatchGet, epHashLists}
+var endpoints = []string{epSearch, epHashList, epBatchGet, epHashLists, epURLs}
 
 // Endpoint names.
 const (
@@ -49,6 +49,7 @@ const (
 	epHashList  = "hashList"
 	epBatchGet  = "hashLists:batchGet"
 	epHashLists = "hashLists"
+	epURLs      = "urls:search"
 )
 
 // Inject adds the fault f. Faults are tried in the order they were

@@ -5,13 +5,15 @@
 package sbtest
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/urlspec/urlspec/internal/inputerr"
+	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
 )
 
 // route returns the endpoint of a request path, as Requests names it, and
@@ -24,6 +26,8 @@ func route(path string) (endpoint, name string) {
 		return epBatchGet, ""
 	case path == "/v5/hashLists":
 		return epHashLists, ""
+	case path == "/v5/urls:search":
+		return epURLs, ""
 	case strings.HasPrefix(path, "/v5/hashList/"):
 		return epHashList, path[len("/v5/hashList/"):]
 	}
@@ -32,9 +36,9 @@ func route(path string) (endpoint, name string) {
 
 // params are the query parameters of each endpoint, under the lowerCamel
 // names the API documents and the snake_case names Google's APIs also
-// accept; every endpoint also takes key, alt and the standard parameters
-// fields, prettyPrint and quotaUser. Any other parameter is a 400, so a
-// client's misspelt parameter does not go unnoticed.
+// accept; every endpoint also takes key, alt and the standard system
+// parameters of Google's APIs, accepted and ignored. Any other parameter is
+// a 400, so a client's misspelt parameter does not go unnoticed.
 var params = map[string]map[string]string{
 	epSearch: {
 		"hashPrefixes":  "hashPrefixes",
@@ -55,6 +59,9 @@ var params = map[string]map[string]string{
 		"sizeConstraints.maxDatabaseEntries":    "maxDatabaseEntries",
 		"size_constraints.max_database_entries": "maxDatabaseEntries",
 	},
+	epURLs: {
+		"urls": "urls",
+	},
 	epHashLists: {
 		"pageSize":   "pageSize",
 		"page_size":  "pageSize",
@@ -63,12 +70,21 @@ var params = map[string]map[string]string{
 	},
 }
 
+// commonParams are the key, alt and the system parameters of Google's
+// APIs (https://cloud.google.com/apis/docs/system-parameters), which the
+// generated client libraries may send: all but key and alt are ignored.
 var commonParams = map[string]string{
-	"key":         "key",
-	"alt":         "alt",
-	"fields":      "fields",
-	"prettyPrint": "prettyPrint",
-	"quotaUser":   "quotaUser",
+	"key":             "key",
+	"alt":             "alt",
+	"$.xgafv":         "$.xgafv",
+	"access_token":    "access_token",
+	"callback":        "callback",
+	"fields":          "fields",
+	"oauth_token":     "oauth_token",
+	"prettyPrint":     "prettyPrint",
+	"quotaUser":       "quotaUser",
+	"uploadType":      "uploadType",
+	"upload_protocol": "upload_protocol",
 }
 
 // badRequest is a reply other than 200: its status and message.
@@ -127,11 +143,11 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if f.Garbage {
-		replyProto(w, garbage)
+		replyBody(w, wantJSON(q), garbage)
 		return
 	}
 
-	body, err := s.serveEndpoint(r, ep, name, q, qerr, f.BadChecksum)
+	msg, err := s.serveEndpoint(r, ep, name, q, qerr, f.BadChecksum)
 	if err != nil {
 		if err.status == http.StatusMethodNotAllowed {
 			w.Header().Set("Allow", "GET")
@@ -139,11 +155,27 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		replyError(w, err.status, err.msg)
 		return
 	}
-	replyProto(w, body)
+	if !wantJSON(q) {
+		replyBody(w, false, msg.appendProto(nil))
+		return
+	}
+	body, jerr := msg.MarshalJSON()
+	if jerr != nil {
+		replyError(w, http.StatusInternalServerError, "sbtest: internal error: "+jerr.Error())
+		return
+	}
+	replyBody(w, true, append(body, '\n'))
+}
+
+// wantJSON reports whether a request asks for JSON: alt=json, or no alt,
+// as Google's servers default to JSON.
+func wantJSON(q url.Values) bool {
+	alt := q["alt"]
+	return len(alt) == 0 || alt[0] != "proto"
 }
 
 // serveEndpoint checks the request and returns the reply's body.
-func (s *Server) serveEndpoint(r *http.Request, ep, name string, q url.Values, qerr error, badChecksum bool) ([]byte, *badRequest) {
+func (s *Server) serveEndpoint(r *http.Request, ep, name string, q url.Values, qerr error, badChecksum bool) (reply, *badRequest) {
 	if r.Method != http.MethodGet {
 		return nil, &badRequest{http.StatusMethodNotAllowed, fmt.Sprintf("sbtest: method %q not allowed; use GET", clip(r.Method))}
 	}
@@ -161,16 +193,20 @@ func (s *Server) serveEndpoint(r *http.Request, ep, name string, q url.Values, q
 		}
 		p[c] = append(p[c], vs...)
 	}
-	if err := s.checkKey(p["key"]); err != nil {
+	key := p["key"]
+	if h := r.Header.Values("X-Goog-Api-Key"); len(h) > 0 {
+		key = append(key, h...)
+	}
+	if err := s.checkKey(key); err != nil {
 		return nil, err
 	}
 	switch alt := p["alt"]; {
-	case len(alt) == 0:
-		return nil, invalid("alt=proto is required: this server sends binary protobuf only")
-	case len(alt) > 1 || alt[0] != "proto":
-		return nil, invalid("alt=%q is not served; use alt=proto", clip(strings.Join(alt, ",")))
+	case len(alt) > 1 || (len(alt) == 1 && alt[0] != "proto" && alt[0] != "json"):
+		return nil, invalid("alt=%s is not served; use alt=json or alt=proto", inputerr.Quote(strings.Join(alt, ",")))
 	}
 	switch ep {
+	case epURLs:
+		return s.searchURLs(p)
 	case epSearch:
 		return s.search(p)
 	case epHashList:
@@ -182,13 +218,14 @@ func (s *Server) serveEndpoint(r *http.Request, ep, name string, q url.Values, q
 	}
 }
 
-// checkKey checks the key parameter. A missing key is a 403, as Google's
+// checkKey checks the key, given as the key parameter or the
+// X-Goog-Api-Key header, as Google's APIs take it. A missing key is a 403, as Google's
 // APIs answer; a wrong one is a 400 whose message echoes the key, as some
 // servers do, so that a client's masking of its key in errors is tested.
 func (s *Server) checkKey(key []string) *badRequest {
 	switch {
 	case len(key) == 0:
-		return &badRequest{http.StatusForbidden, "sbtest: the request is missing an API key (key=)"}
+		return &badRequest{http.StatusForbidden, "sbtest: the request is missing an API key (key= or X-Goog-Api-Key)"}
 	case len(key) > 1:
 		return invalid("key given %d times", len(key))
 	case key[0] != s.APIKey:
@@ -226,17 +263,15 @@ func int32Param(p url.Values, name string) (int, *badRequest) {
 
 // decodeBytes decodes a bytes parameter as Google's APIs do: standard or
 // URL-safe base64, padded or not.
-func decodeBytes(s string) ([]byte, error) {
-	t := strings.TrimRight(s, "=")
-	if strings.ContainsAny(t, "-_") {
-		return base64.RawURLEncoding.DecodeString(t)
-	}
-	return base64.RawStdEncoding.DecodeString(t)
-}
+func decodeBytes(s string) ([]byte, error) { return v5wire.DecodeBytes(s) }
 
-// replyProto sends a 200 with a binary protobuf body.
-func replyProto(w http.ResponseWriter, body []byte) {
-	w.Header().Set("Content-Type", "application/x-protobuf")
+// replyBody sends a 200 with a JSON or binary protobuf body.
+func replyBody(w http.ResponseWriter, isJSON bool, body []byte) {
+	ct := "application/x-protobuf"
+	if isJSON {
+		ct = "application/json; charset=UTF-8"
+	}
+	w.Header().Set("Content-Type", ct)
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(http.StatusOK)
 	w.Write(body)

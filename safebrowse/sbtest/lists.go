@@ -8,65 +8,44 @@ import (
 	"net/url"
 	"strconv"
 
-	"google.golang.org/protobuf/encoding/protowire"
+	"github.com/urlspec/urlspec/safebrowse/internal/listname"
+	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
 )
 
 // ThreatAttribute is a Safe Browsing v5 ThreatAttribute, as the server sends
 // it in a FullHashDetail: CANARY (do not enforce) or FRAME_ONLY (enforce
 // only on frames). Any other value, such as 0 (unspecified) or one that
 // Google may add later, is sent as it is, so that a test can check that its
-// client ignores a detail it does not know.
-type ThreatAttribute int32
+// client ignores a detail it does not know. It is the type of
+// safebrowse/lookup's ThreatAttribute: both are declared once, with the
+// wire format.
+type ThreatAttribute = v5wire.ThreatAttribute
 
 // The threat attributes of the v5 API.
 const (
-	Canary    ThreatAttribute = 1 // CANARY
-	FrameOnly ThreatAttribute = 2 // FRAME_ONLY
-)
-
-// String returns the API's name of a, such as "CANARY", or a number.
-func (a ThreatAttribute) String() string {
-	switch a {
-	case Canary:
-		return "CANARY"
-	case FrameOnly:
-		return "FRAME_ONLY"
-	}
-	return "ThreatAttribute(" + strconv.Itoa(int(a)) + ")"
-}
-
-// The v5 enums the server sends, with their wire values.
-const (
-	threatMalware           = 1 // MALWARE
-	threatSocialEngineering = 2 // SOCIAL_ENGINEERING
-	threatUnwantedSoftware  = 3 // UNWANTED_SOFTWARE
-	threatPHA               = 4 // POTENTIALLY_HARMFUL_APPLICATION
-
-	likelySafeGeneralBrowsing = 1 // GENERAL_BROWSING
-
-	hashLengthFourBytes      = 2 // FOUR_BYTES
-	hashLengthThirtyTwoBytes = 5 // THIRTY_TWO_BYTES
+	Canary    = v5wire.Canary    // CANARY
+	FrameOnly = v5wire.FrameOnly // FRAME_ONLY
 )
 
 // listDef is one list the server serves: its name, the bytes per hash, and
 // its metadata for ListHashLists.
 type listDef struct {
 	name        string
-	width       int   // 4 or 32
-	threat      int32 // ThreatType; 0 for the Global Cache
-	likelySafe  int32 // LikelySafeType; 0 for a threat list
+	width       int                   // 4 or 32
+	threat      v5wire.ThreatType     // 0 for the Global Cache
+	likelySafe  v5wire.LikelySafeType // 0 for a threat list
 	description string
 }
 
 // listDefs are the lists of the v5 API, in the order of its documentation
 // (the "Lists" section of https://developers.google.com/safe-browsing/reference/Local.Database).
 var listDefs = []listDef{
-	{name: "gc-32b", width: 32, likelySafe: likelySafeGeneralBrowsing, description: "Global Cache: expressions likely to be safe (sbtest)"},
-	{name: "se-4b", width: 4, threat: threatSocialEngineering, description: "Social engineering (sbtest)"},
-	{name: "mw-4b", width: 4, threat: threatMalware, description: "Malware, desktop (sbtest)"},
-	{name: "uws-4b", width: 4, threat: threatUnwantedSoftware, description: "Unwanted software, desktop (sbtest)"},
-	{name: "uwsa-4b", width: 4, threat: threatUnwantedSoftware, description: "Unwanted software, Android (sbtest)"},
-	{name: "pha-4b", width: 4, threat: threatPHA, description: "Potentially harmful applications, Android (sbtest)"},
+	{name: "gc-32b", width: 32, likelySafe: v5wire.GeneralBrowsing, description: "Global Cache: expressions likely to be safe (sbtest)"},
+	{name: "se-4b", width: 4, threat: v5wire.SocialEngineering, description: "Social engineering (sbtest)"},
+	{name: "mw-4b", width: 4, threat: v5wire.Malware, description: "Malware, desktop (sbtest)"},
+	{name: "uws-4b", width: 4, threat: v5wire.UnwantedSoftware, description: "Unwanted software, desktop (sbtest)"},
+	{name: "uwsa-4b", width: 4, threat: v5wire.UnwantedSoftware, description: "Unwanted software, Android (sbtest)"},
+	{name: "pha-4b", width: 4, threat: v5wire.PotentiallyHarmfulApplication, description: "Potentially harmful applications, Android (sbtest)"},
 }
 
 // Lists returns the names of the lists the server serves, in the order
@@ -80,8 +59,10 @@ func Lists() []string {
 	return names
 }
 
-// findDef returns the list named name, or nil.
+// findDef returns the list named name, or nil. The name may have the
+// "hashLists/" prefix of the API's resource names.
 func findDef(name string) *listDef {
+	name = listname.Trim(name)
 	for i := range listDefs {
 		if listDefs[i].name == name {
 			return &listDefs[i]
@@ -94,7 +75,7 @@ func findDef(name string) *listDef {
 // ListHashListsResponse { 1 hash_lists; 2 next_page_token } whose lists
 // carry their name and metadata only. pageSize 0 means every list; a
 // next_page_token is the offset of the next page, in decimal.
-func (s *Server) listHashLists(p url.Values) ([]byte, *badRequest) {
+func (s *Server) listHashLists(p url.Values) (reply, *badRequest) {
 	size, err := int32Param(p, "pageSize")
 	if err != nil {
 		return nil, err
@@ -119,13 +100,26 @@ func (s *Server) listHashLists(p url.Values) ([]byte, *badRequest) {
 	if size > 0 && start+size < end {
 		end = start + size
 	}
-	var b []byte
+	r := new(listsReply)
 	for i := start; i < end; i++ {
-		b = appendListInfo(b, 1, &listDefs[i])
+		r.HashLists = append(r.HashLists, listDefs[i].info())
 	}
 	if end < len(listDefs) {
-		b = protowire.AppendTag(b, 2, protowire.BytesType)
-		b = protowire.AppendString(b, strconv.Itoa(end))
+		r.NextPageToken = strconv.Itoa(end)
 	}
-	return b, nil
+	return r, nil
+}
+
+// info returns the HashList that ListHashLists sends for d: its name and
+// its metadata (threat types, likely safe types, description, hash
+// length).
+func (d *listDef) info() v5wire.HashList {
+	md := &v5wire.Metadata{Description: d.description, HashLength: v5wire.HashLengthOf(d.width)}
+	if d.threat != 0 {
+		md.ThreatTypes = []v5wire.ThreatType{d.threat}
+	}
+	if d.likelySafe != 0 {
+		md.LikelySafeTypes = []v5wire.LikelySafeType{d.likelySafe}
+	}
+	return v5wire.HashList{Name: d.name, Metadata: md}
 }

@@ -8,6 +8,8 @@ import (
 	"bytes"
 	"net/url"
 	"slices"
+
+	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
 )
 
 // maxPrefixes is the most hashPrefixes one hashes:search takes.
@@ -19,7 +21,7 @@ const maxPrefixes = 1000
 // per distinct hash, with one FullHashDetail per list it is on (in the
 // order of [Lists]), sorted by hash. gc-32b is never searched. An empty
 // reply is a 200 with no full_hashes, as the API's "not found" is.
-func (s *Server) search(p url.Values) ([]byte, *badRequest) {
+func (s *Server) search(p url.Values) (reply, *badRequest) {
 	raw := p["hashPrefixes"]
 	switch {
 	case len(raw) == 0:
@@ -39,7 +41,7 @@ func (s *Server) search(p url.Values) ([]byte, *badRequest) {
 		asked[[4]byte(b)] = true
 	}
 
-	found := make(map[[32]byte][]detail)
+	found := make(map[[32]byte][]v5wire.FullHashDetail)
 	s.mu.Lock()
 	for i := range listDefs {
 		l := s.lists[listDefs[i].name]
@@ -48,7 +50,7 @@ func (s *Server) search(p url.Values) ([]byte, *badRequest) {
 		}
 		for prefix := range asked {
 			for _, h := range l.byPrefix[prefix] {
-				found[h] = append(found[h], detail{l.def.threat, slices.Clone(l.entries[h])})
+				found[h] = append(found[h], v5wire.FullHashDetail{ThreatType: l.def.threat, Attributes: slices.Clone(l.entries[h])})
 			}
 		}
 	}
@@ -60,9 +62,9 @@ func (s *Server) search(p url.Values) ([]byte, *badRequest) {
 		hashes = append(hashes, h)
 	}
 	slices.SortFunc(hashes, func(a, b [32]byte) int { return bytes.Compare(a[:], b[:]) })
-	var b []byte
+	r := &searchReply{v5wire.SearchHashesResponse{CacheDuration: cacheDuration}}
 	for _, h := range hashes {
-		b = appendFullHash(b, 1, h, found[h])
+		r.FullHashes = append(r.FullHashes, v5wire.FullHash{Hash: h, Details: found[h]})
 	}
-	return appendDuration(b, 2, cacheDuration), nil
+	return r, nil
 }

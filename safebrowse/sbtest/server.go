@@ -209,8 +209,9 @@ func (s *Server) RemoveHash(list string, fullHash [32]byte) error {
 }
 
 // Requests returns how many requests the server has received for
-// endpoint: "hashes:search", "hashList", "hashLists:batchGet" or
-// "hashLists" (ListHashLists); "" counts every request, to any path. A
+// endpoint: "hashes:search", "hashList", "hashLists:batchGet",
+// "hashLists" (ListHashLists) or "urls:search"; "" counts every request,
+// to any path. A
 // request counts whatever its answer: a fault, a bad key, a 404.
 func (s *Server) Requests(endpoint string) int {
 	s.mu.Lock()

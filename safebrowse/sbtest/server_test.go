@@ -69,16 +69,22 @@ func TestRequestChecks(t *testing.T) {
 		{name: "missing key", in: search + "?alt=proto" + p, wantStatus: 403, wantMsg: "missing an API key"},
 		// A key given twice is a 400.
 		{name: "key twice", in: search + "?key=right-key&key=right-key&alt=proto" + p, wantStatus: 400, wantMsg: "key given 2 times"},
-		// A missing alt is a 400: the server speaks protobuf only.
-		{name: "missing alt", in: search + "?key=right-key" + p, wantStatus: 400, wantMsg: "alt=proto is required"},
-		// alt=json is a 400.
-		{name: "alt json", in: search + "?key=right-key&alt=json" + p, wantStatus: 400, wantMsg: `alt="json"`},
+		// A missing alt is JSON, as Google's servers default.
+		{name: "missing alt", in: search + "?key=right-key" + p, wantStatus: 200},
+		// alt=json is served.
+		{name: "alt json", in: search + "?key=right-key&alt=json" + p, wantStatus: 200},
+		// Another alt is a 400.
+		{name: "alt media", in: search + "?key=right-key&alt=media" + p, wantStatus: 400, wantMsg: `alt="media"`},
+		// alt given twice is a 400.
+		{name: "alt twice", in: search + "?key=right-key&alt=json&alt=proto" + p, wantStatus: 400, wantMsg: `alt="json,proto"`},
 		// A misspelt parameter is a 400 naming it.
 		{name: "unknown parameter", in: search + "?key=right-key&alt=proto&hashPrefix=AQIDBA==", wantStatus: 400, wantMsg: `"hashPrefix"`},
 		// A parameter of another endpoint is a 400.
 		{name: "other endpoint's parameter", in: search + "?key=right-key&alt=proto&names=se-4b" + p, wantStatus: 400, wantMsg: `"names"`},
 		// The standard parameters of Google's APIs are accepted.
 		{name: "standard parameters", in: search + "?key=right-key&alt=proto&prettyPrint=false&quotaUser=u&fields=*" + p, wantStatus: 200},
+		// The system parameters the generated clients send are accepted.
+		{name: "system parameters", in: search + "?key=right-key&%24.xgafv=2&prettyPrint=true&fields=fullHashes" + p, wantStatus: 200},
 		// A malformed escape is a 400.
 		{name: "malformed query", in: search + "?key=right-key&alt=proto&hashPrefixes=%zz", wantStatus: 400, wantMsg: "malformed query"},
 		// Another method is a 405.

@@ -12,7 +12,8 @@ import (
 	"strings"
 
 	"github.com/urlspec/urlspec/safebrowse/hashlist"
-	"google.golang.org/protobuf/encoding/protowire"
+	"github.com/urlspec/urlspec/safebrowse/internal/listname"
+	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
 )
 
 // constraints are a request's sizeConstraints.
@@ -94,10 +95,10 @@ func (s *Server) update(l *list, version []byte, c constraints) *hashlist.Messag
 	return m
 }
 
-// encodeList encodes m, with a wrong checksum when bad. hashlist.Message
-// takes no negative minimum wait, so one is appended after the message's
-// other fields (protobuf takes fields in any order).
-func encodeList(b []byte, m *hashlist.Message, bad bool) ([]byte, *badRequest) {
+// encodeList returns m as v5wire's HashList, with a wrong checksum when
+// bad. hashlist.Message encodes the Rice streams; it takes no negative
+// minimum wait, which is set on the v5wire message.
+func encodeList(m *hashlist.Message, bad bool) (v5wire.HashList, *badRequest) {
 	if bad {
 		sum := checksum(nil)
 		if m.Checksum != nil {
@@ -110,19 +111,21 @@ func encodeList(b []byte, m *hashlist.Message, bad bool) ([]byte, *badRequest) {
 	if wait < 0 {
 		m.MinimumWait = 0
 	}
-	b, err := m.AppendBinary(b)
-	if err != nil {
-		return nil, &badRequest{http.StatusInternalServerError, "sbtest: internal error: " + err.Error()}
+	b, err := m.AppendBinary(nil)
+	if err == nil {
+		var hl v5wire.HashList
+		hl, err = v5wire.ParseHashList(b)
+		hl.MinimumWait = wait
+		if err == nil {
+			return hl, nil
+		}
 	}
-	if wait < 0 {
-		b = appendDuration(b, 6, wait)
-	}
-	return b, nil
+	return v5wire.HashList{}, &badRequest{http.StatusInternalServerError, "sbtest: internal error: " + err.Error()}
 }
 
 // hashList answers GetHashList (GET /v5/hashList/{name}) with one HashList;
 // an unknown list is a 404.
-func (s *Server) hashList(name string, p url.Values, badChecksum bool) ([]byte, *badRequest) {
+func (s *Server) hashList(name string, p url.Values, badChecksum bool) (reply, *badRequest) {
 	c, err := parseConstraints(p)
 	if err != nil {
 		return nil, err
@@ -136,7 +139,7 @@ func (s *Server) hashList(name string, p url.Values, badChecksum bool) ([]byte, 
 		return nil, invalid("version=%q is not base64", clip(v))
 	}
 	s.mu.Lock()
-	l, ok := s.lists[name]
+	l, ok := s.lists[listname.Trim(name)]
 	var m *hashlist.Message
 	if ok {
 		m = s.update(l, version, c)
@@ -145,7 +148,11 @@ func (s *Server) hashList(name string, p url.Values, badChecksum bool) ([]byte, 
 	if !ok {
 		return nil, &badRequest{http.StatusNotFound, "sbtest: unknown list " + strconv.Quote(clip(name))}
 	}
-	return encodeList(nil, m, badChecksum)
+	hl, err := encodeList(m, badChecksum)
+	if err != nil {
+		return nil, err
+	}
+	return &listReply{hl}, nil
 }
 
 // batchGet answers BatchGetHashLists (GET /v5/hashLists:batchGet) with a
@@ -154,7 +161,7 @@ func (s *Server) hashList(name string, p url.Values, badChecksum bool) ([]byte, 
 // order; a version that names no list asked for is taken as foreign and
 // ignored, and two for one list are a 400. A name given twice is a 400,
 // an unknown one a 404.
-func (s *Server) batchGet(p url.Values, badChecksum bool) ([]byte, *badRequest) {
+func (s *Server) batchGet(p url.Values, badChecksum bool) (reply, *badRequest) {
 	c, err := parseConstraints(p)
 	if err != nil {
 		return nil, err
@@ -164,7 +171,10 @@ func (s *Server) batchGet(p url.Values, badChecksum bool) ([]byte, *badRequest) 
 		return nil, invalid("names is required")
 	}
 	versions := make(map[string][]byte, len(names))
+	names = slices.Clone(names)
 	for i, name := range names {
+		name = listname.Trim(name)
+		names[i] = name
 		if findDef(name) == nil {
 			return nil, &badRequest{http.StatusNotFound, "sbtest: unknown list " + strconv.Quote(clip(name))}
 		}
@@ -195,14 +205,13 @@ func (s *Server) batchGet(p url.Values, badChecksum bool) ([]byte, *badRequest) 
 		msgs[i] = s.update(s.lists[name], versions[name], c)
 	}
 	s.mu.Unlock()
-	var b []byte
+	r := new(batchReply)
 	for _, m := range msgs {
-		one, err := encodeList(nil, m, badChecksum)
+		hl, err := encodeList(m, badChecksum)
 		if err != nil {
 			return nil, err
 		}
-		b = protowire.AppendTag(b, 1, protowire.BytesType)
-		b = protowire.AppendBytes(b, one)
+		r.lists = append(r.lists, hl)
 	}
-	return b, nil
+	return r, nil
 }
