@@ -21,7 +21,9 @@
 // Browsing API enabled; it defaults to $SAFE_BROWSING_API_KEY. The -mode
 // flag chooses the lookup procedure (LocalList by default). The -dir flag
 // keeps the lists in a directory across runs, so that a second run needs no
-// download. While the lists load, progress goes to standard error.
+// download. While the lists load, progress goes to standard error; if
+// loading fails (a refused key, no network), sblookup exits at once with
+// status 1 and the cause.
 //
 // The -fake flag starts a fake v5 server on loopback (package
 // safebrowse/sbtest), seeded with Google's test URLs, so that sblookup runs
@@ -36,12 +38,14 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urlspec/urlspec/examples/internal/input"
@@ -53,8 +57,14 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
+// fakeHook, when set by a test, gets the -fake server before the client
+// starts, to inject faults.
+var fakeHook func(*sbtest.Server)
+
 // run is main with its inputs and outputs as arguments, for the tests.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// The client's log lines, from Run's goroutine, share stderr with ours.
+	stderr = &lockedWriter{w: stderr}
 	fs := flag.NewFlagSet("sblookup", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	key := fs.String("key", os.Getenv("SAFE_BROWSING_API_KEY"), "API key (default $SAFE_BROWSING_API_KEY)")
@@ -74,6 +84,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *fake {
 		s := sbtest.NewServer(sbtest.WithTestURLs())
 		defer s.Close()
+		if fakeHook != nil {
+			fakeHook(s)
+		}
 		cfg.APIKey, cfg.BaseURL = s.APIKey, s.URL
 		fmt.Fprintln(stderr, "sblookup: using a fake server at", s.URL)
 	}
@@ -99,6 +112,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	if mode != lookup.NoStorage {
+		// Run keeps the lists fresh; it ends, and logs no more, before run
+		// returns.
+		ran := make(chan struct{})
+		go func() {
+			defer close(ran)
+			c.Run(ctx)
+		}()
+		defer func() {
+			cancel()
+			<-ran
+		}()
 		if err := load(ctx, c, *timeout, stderr); err != nil {
 			fmt.Fprintln(stderr, "sblookup: loading the lists:", err)
 			return 1
@@ -110,17 +134,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	status := 0
 	check := func(urls []string) {
 		vs, err := c.LookupAll(ctx, urls)
-		failed := make(map[int]error)
-		if j, ok := err.(interface{ Unwrap() []error }); ok {
-			for _, e := range j.Unwrap() {
-				if ue, ok := e.(*lookup.URLError); ok {
-					failed[ue.Index] = ue.Err
-				}
-			}
-		} else if err != nil { // not ready, closed: every URL failed
-			for i := range urls {
-				failed[i] = err
-			}
+		failed := make([]error, len(urls))
+		var be *lookup.BatchError
+		if errors.As(err, &be) {
+			failed = be.Errs
 		}
 		for i, v := range vs {
 			if err := failed[i]; err != nil {
@@ -151,11 +168,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return status
 }
 
-// load keeps the lists fresh in the background and waits until they are
-// loaded, printing progress each second.
+// load waits until the lists are loaded by Run, printing progress each
+// second. It returns as soon as an update fails, with the cause (a refused
+// key, no network), rather than wait out the timeout.
 func load(ctx context.Context, c *lookup.Client, timeout time.Duration, stderr io.Writer) error {
 	start := time.Now()
-	go c.Run(ctx)
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	tick := time.NewTicker(time.Second)
@@ -168,22 +185,21 @@ func load(ctx context.Context, c *lookup.Client, timeout time.Duration, stderr i
 			if err != nil {
 				return err
 			}
-			n, hashes := 0, 0
-			for _, l := range c.Lists() {
-				n++
+			hashes := 0
+			lists := c.Lists()
+			for _, l := range lists {
 				hashes += l.Entries
 			}
-			fmt.Fprintf(stderr, "sblookup: %d lists ready, %d hashes, in %v\n", n, hashes, time.Since(start).Round(time.Millisecond))
+			fmt.Fprintf(stderr, "sblookup: %d lists ready, %d hashes, in %v\n", len(lists), hashes, time.Since(start).Round(time.Millisecond))
 			return nil
 		case <-tick.C:
-			loaded, n := 0, 0
-			for _, l := range c.Lists() {
-				n++
+			loaded, lists := 0, c.Lists()
+			for _, l := range lists {
 				if l.Loaded {
 					loaded++
 				}
 			}
-			fmt.Fprintf(stderr, "sblookup: loading lists: %d of %d loaded\n", loaded, n)
+			fmt.Fprintf(stderr, "sblookup: loading lists: %d of %d loaded\n", loaded, len(lists))
 		}
 	}
 }
@@ -209,4 +225,16 @@ func line(url string, v lookup.Verdict) string {
 	}
 	b.WriteString("\n")
 	return b.String()
+}
+
+// lockedWriter serialises writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

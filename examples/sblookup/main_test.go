@@ -5,11 +5,14 @@
 package main
 
 import (
+	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/urlspec/urlspec/examples/internal/cmdtest"
+	"github.com/urlspec/urlspec/safebrowse/sbtest"
 )
 
 func TestRun(t *testing.T) {
@@ -46,5 +49,22 @@ func TestDir(t *testing.T) {
 		if i == 1 && !strings.Contains(stderr.String(), "list loaded") {
 			t.Errorf("second run did not load from -dir:\n%s", stderr.String())
 		}
+	}
+}
+
+// TestLoadFails: when the server refuses the list fetch, sblookup exits at
+// once with the cause, not after the -timeout.
+func TestLoadFails(t *testing.T) {
+	fakeHook = func(s *sbtest.Server) { s.Inject(sbtest.Fault{Status: http.StatusForbidden}) }
+	defer func() { fakeHook = nil }()
+	var stdout, stderr strings.Builder
+	start := time.Now()
+	status := run([]string{"-fake", "-timeout", "1m", "http://example.com/"}, nil, &stdout, &stderr)
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("took %v", d)
+	}
+	want := "sblookup: loading the lists: lookup: lists not loaded yet: hashLists:batchGet: HTTP 403 Forbidden"
+	if status != 1 || stdout.Len() != 0 || !strings.Contains(stderr.String(), want) {
+		t.Errorf("status %d, stdout %q, stderr:\n%s\nwant status 1 and %q", status, stdout.String(), stderr.String(), want)
 	}
 }

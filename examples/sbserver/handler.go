@@ -15,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/urlspec/urlspec/safebrowse"
 	"github.com/urlspec/urlspec/safebrowse/lookup"
 )
 
@@ -110,24 +109,29 @@ func (h *handler) lookup(w http.ResponseWriter, r *http.Request) {
 	}
 
 	vs, err := h.c.LookupAll(r.Context(), req.URLs)
-	failed := make([]error, len(req.URLs))
-	var whole error // an error of the check, not of a URL: the reply is a 503
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		for _, e := range j.Unwrap() {
-			var ue *lookup.URLError
-			if !errors.As(e, &ue) || ue.Index < 0 || ue.Index >= len(failed) {
-				whole = e
-				continue
-			}
-			failed[ue.Index] = ue.Err
-			if whole == nil && !badURL(ue.Err) {
-				whole = ue.Err
-			}
+	if errors.Is(err, lookup.ErrNotReady) || errors.Is(err, lookup.ErrClosed) {
+		// No URL was checked: one error for all, that of the first URL.
+		var be *lookup.BatchError
+		if errors.As(err, &be) && len(be.Errs) > 0 {
+			err = be.Errs[0]
 		}
-	} else if err != nil {
-		// Not ready, or closed: no URL was checked.
 		h.fail(w, http.StatusServiceUnavailable, err)
 		return
+	}
+	failed := make([]error, len(req.URLs))
+	var be *lookup.BatchError
+	if errors.As(err, &be) && len(be.Errs) == len(failed) {
+		failed = be.Errs
+	} else if err != nil {
+		h.fail(w, http.StatusServiceUnavailable, err) // cannot happen
+		return
+	}
+	var whole error // an error of the check, not of a URL: the reply is a 503
+	for _, err := range failed {
+		if err != nil && !errors.Is(err, lookup.ErrInvalidURL) {
+			whole = err
+			break
+		}
 	}
 
 	reply := lookupReply{Verdicts: make([]verdict, len(req.URLs))}
@@ -158,21 +162,6 @@ func (h *handler) lookup(w http.ResponseWriter, r *http.Request) {
 	h.reply(w, status, reply)
 }
 
-// badURL reports whether err says the URL itself cannot be checked, as
-// opposed to a failure of the check. An error it does not know is a
-// failure of the check: the reply is then a 503, the safe side.
-func badURL(err error) bool {
-	for _, e := range []error{
-		safebrowse.ErrEmpty, safebrowse.ErrNoHost, safebrowse.ErrScheme, safebrowse.ErrTooLong,
-		safebrowse.ErrInvalidHost, safebrowse.ErrInvalidPort, safebrowse.ErrInvalidURL,
-	} {
-		if errors.Is(err, e) {
-			return true
-		}
-	}
-	return false
-}
-
 // retryAfter sets Retry-After when err is the client backing off.
 func retryAfter(w http.ResponseWriter, err error) {
 	var be *lookup.BackoffError
@@ -195,7 +184,9 @@ type listStatus struct {
 	Entries int       `json:"entries"`
 	Version []byte    `json:"version,omitempty"` // base64, as the API sends bytes
 	Loaded  bool      `json:"loaded"`
-	Next    time.Time `json:"next,omitzero"` // due for an update; absent: at once (never, when frozen)
+	Updated time.Time `json:"updated,omitzero"` // when last fetched from the server, across restarts; absent: never
+	Next    time.Time `json:"next,omitzero"`    // due for an update; absent: at once (never, when frozen)
+	Error   string    `json:"error,omitempty"`  // the last failure of its update or save; absent after a success
 }
 
 // status answers GET /status with the state of each list and whether the
@@ -203,9 +194,12 @@ type listStatus struct {
 func (h *handler) status(w http.ResponseWriter, r *http.Request) {
 	reply := statusReply{Ready: h.c.IsReady(), Mode: h.mode.String(), Frozen: h.frozen, Lists: []listStatus{}}
 	for _, l := range h.c.Lists() {
-		ls := listStatus{Name: l.Name, Entries: l.Entries, Version: l.Version, Loaded: l.Loaded}
+		ls := listStatus{Name: l.Name, Entries: l.Entries, Version: l.Version, Loaded: l.Loaded, Updated: l.Updated}
 		if !h.frozen {
 			ls.Next = l.Next
+		}
+		if l.Err != nil {
+			ls.Error = h.mask(l.Err.Error())
 		}
 		reply.Lists = append(reply.Lists, ls)
 	}

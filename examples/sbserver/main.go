@@ -44,8 +44,9 @@
 // known, no "unsafe": a failure is never reported as safe.
 //
 // GET /status answers the state of each list (name, entries, version,
-// loaded, next update) and "ready": a 200 once every list is loaded, a 503
-// before.
+// loaded, when it was last fetched from the server, next update, and the
+// error of its last update, if it failed) and "ready": a 200 once every
+// list is loaded, a 503 before.
 //
 // Other methods get a 405 and other paths a 404, with {"error": "..."}.
 // SIGINT or SIGTERM shuts the server down gracefully: requests in flight
@@ -118,7 +119,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, h *hooks) int {
 		fmt.Fprintln(stderr, "sbserver: -frozen needs -dir, and a mode that keeps lists")
 		return 2
 	}
-	cfg := lookup.Config{APIKey: *key, Mode: mode, Dir: *dir}
+	cfg := lookup.Config{APIKey: *key, Mode: mode, Dir: *dir, Frozen: *frozen}
 	if *fake {
 		s := sbtest.NewServer(sbtest.WithTestURLs())
 		defer s.Close()
@@ -140,7 +141,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, h *hooks) int {
 		return 2
 	}
 	defer c.Close()
-	if *frozen && !c.IsReady() {
+	if *frozen && c.Ready(ctx) != nil {
 		var missing []string
 		for _, l := range c.Lists() {
 			if !l.Loaded {
@@ -165,9 +166,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, h *hooks) int {
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	if !*frozen {
-		go c.Run(runCtx) // ends with runCtx, or with c.Close
-	}
+	go c.Run(runCtx) // ends with runCtx, with c.Close, or at once when frozen
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	log.Info("sbserver listening", "addr", "http://"+ln.Addr().String(), "mode", mode, "frozen", *frozen)

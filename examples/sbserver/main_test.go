@@ -117,7 +117,7 @@ func TestLookup(t *testing.T) {
 		// A bad URL carries its error and no "unsafe"; the others stand, in order.
 		{"bad URL", []string{safe, "", evil}, lookupReply{Verdicts: []verdict{
 			{URL: safe, Unsafe: ptr(false), Threats: []threat{}},
-			{URL: "", Threats: []threat{}, Error: `safebrowse: empty URL in ""`},
+			{URL: "", Threats: []threat{}, Error: `lookup: safebrowse: empty URL in ""`},
 			{URL: evil, Unsafe: ptr(true), Threats: []threat{{ThreatType: "MALWARE", Expression: "evil.example/"}}},
 		}}, 200},
 		// No URLs: no verdicts.
@@ -229,7 +229,8 @@ func TestNotReady(t *testing.T) {
 		t.Fatal(err)
 	}
 	if status != 200 || !st.Ready || st.Mode != "LocalList" || st.Lists[1].Name != "mw-4b" || st.Lists[1].Entries != 1 ||
-		string(st.Lists[1].Version) != "mw-4b:1" || !st.Lists[1].Loaded || st.Lists[1].Next.IsZero() {
+		string(st.Lists[1].Version) != "mw-4b:1" || !st.Lists[1].Loaded || st.Lists[1].Next.IsZero() ||
+		time.Since(st.Lists[1].Updated) > time.Minute || st.Lists[1].Error != "" {
 		t.Errorf("status: %d %s; want 200, ready, mw-4b with 1 entry", status, body)
 	}
 	if status, _, raw, _ := lookupJSON(t, p, evil); status != 200 {
@@ -237,12 +238,35 @@ func TestNotReady(t *testing.T) {
 	}
 }
 
+// TestStatusErrors: /status shows each list's last failure, and when it
+// was last fetched, which a failure leaves as it was.
+func TestStatusErrors(t *testing.T) {
+	s, c, p := newProxy(t, lookup.LocalList, false)
+	s.Inject(sbtest.Fault{Endpoint: "hashLists:batchGet", Status: http.StatusForbidden, Times: 1})
+	if err := c.Update(context.Background()); err == nil {
+		t.Fatal("Update: no error")
+	}
+	status, body, _ := do(t, "GET", p.URL+"/status", "")
+	var st statusReply
+	if err := json.Unmarshal([]byte(body), &st); err != nil {
+		t.Fatal(err)
+	}
+	if status != 503 || len(st.Lists) != 5 {
+		t.Fatalf("status: %d %s; want 503 and 5 lists", status, body)
+	}
+	for _, l := range st.Lists {
+		if !strings.Contains(l.Error, "HTTP 403") || !l.Updated.IsZero() || l.Loaded {
+			t.Errorf("list %+v: want a 403 error, never updated", l)
+		}
+	}
+}
+
 // TestSearchFailure: a failed search is a 503 whose verdict for the URL
-// that needed the server carries the error and never says safe; then the
-// client backs off, and the proxy says until when.
+// that needed the server carries the error and never says safe; after
+// three such failures the client backs off, and the proxy says until when.
 func TestSearchFailure(t *testing.T) {
 	s, _, p := newProxy(t, lookup.LocalList, true)
-	s.Inject(sbtest.Fault{Endpoint: "hashes:search", Status: http.StatusInternalServerError, Times: 1})
+	s.Inject(sbtest.Fault{Endpoint: "hashes:search", Status: http.StatusInternalServerError, Times: 3})
 	status, got, raw, _ := lookupJSON(t, p, evil, safe)
 	if status != 503 || got.Error == "" {
 		t.Errorf("status %d, reply %s; want 503 with an error", status, raw)
@@ -261,7 +285,13 @@ func TestSearchFailure(t *testing.T) {
 		t.Errorf("a failed URL reported as safe: %s", raw)
 	}
 
-	// The client now backs off: an error at once, with Retry-After.
+	// Two more failures start the client's back-off: then an error at
+	// once, with Retry-After.
+	for range 2 {
+		if status, _, raw, _ := lookupJSON(t, p, evil); status != 503 {
+			t.Fatalf("status %d, reply %s; want 503", status, raw)
+		}
+	}
 	before := s.Requests("hashes:search")
 	status, got, raw, h := lookupJSON(t, p, evil)
 	if status != 503 || !strings.Contains(got.Error, "backing off") || h.Get("Retry-After") == "" {

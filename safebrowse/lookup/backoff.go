@@ -9,8 +9,8 @@ import (
 	"time"
 )
 
-// The back-off of the v4 API, still the documented practice for v5: after
-// the n-th consecutive failed request, wait
+// The back-off of list updates, that of the v4 API and still the documented
+// practice for v5: after the n-th consecutive failed request, wait
 // BackoffBase × 2^(n−1) × (1 + a random number in [0, 1)), at most
 // MaxBackoff. A success resets n.
 const (
@@ -18,8 +18,20 @@ const (
 	MaxBackoff  = 24 * time.Hour
 )
 
-// backoffDelay returns the wait after the n-th consecutive failure (n ≥ 1),
-// r being the random number in [0, 1).
+// The back-off of hashes:search, that of Chromium's v5 real-time client
+// (components/safe_browsing/core/browser/utils/backoff_operator.cc, as
+// hash_realtime_service.cc configures it): searchFailures consecutive
+// failures start a back-off of searchBackoffMin; the next back-off with no
+// success between the two lasts twice the last, at most searchBackoffMax.
+// When a back-off ends, the count of failures starts again from zero.
+const (
+	searchFailures   = 3
+	searchBackoffMin = 5 * time.Minute
+	searchBackoffMax = 30 * time.Minute
+)
+
+// backoffDelay returns the wait of updates after the n-th consecutive
+// failure (n ≥ 1), r being the random number in [0, 1).
 func backoffDelay(n int, r float64) time.Duration {
 	if n < 1 {
 		return 0
@@ -32,42 +44,75 @@ func backoffDelay(n int, r float64) time.Duration {
 }
 
 // A backoff counts the consecutive failures of one kind of request (updates
-// or searches) and refuses requests until the wait has passed.
+// or searches) and refuses requests until the wait has passed. Updates
+// follow backoffDelay from the first failure; searches follow Chromium's
+// rule (search is true).
 type backoff struct {
-	method   string
+	method string
+	search bool
+
 	mu       sync.Mutex
-	failures int
-	until    time.Time
-	last     error
+	failures int       // consecutive failures
+	until    time.Time // no request before this time; zero: none refused
+	last     error     // the last failure
+
+	// For searches: the wait of the last back-off, and whether a request
+	// has failed in every attempt since it began (Chromium's
+	// !did_successful_request_since_last_backoff_).
+	wait      time.Duration
+	noSuccess bool
 }
 
 // check returns a *BackoffError if no request may go at now.
 func (b *backoff) check(now time.Time) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.failures == 0 || !now.Before(b.until) {
+	if b.until.IsZero() || !now.Before(b.until) {
 		return nil
 	}
 	return &BackoffError{Method: b.method, Until: b.until, Failures: b.failures, Err: b.last}
 }
 
-// fail records a failed request at now, r being the random number in [0, 1).
-func (b *backoff) fail(now time.Time, r float64, err error) {
+// fail records a failed request at now, r being the random number in [0, 1)
+// (unused by searches, whose waits Chromium does not randomise). It reports
+// whether the request started a back-off.
+func (b *backoff) fail(now time.Time, r float64, err error) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.failures++
-	b.until = now.Add(backoffDelay(b.failures, r))
 	b.last = err
+	if !b.search {
+		b.failures++
+		b.until = now.Add(backoffDelay(b.failures, r))
+		return true
+	}
+	if !b.until.IsZero() && !now.Before(b.until) {
+		// The back-off has ended: the failures are counted afresh.
+		b.failures, b.until = 0, time.Time{}
+	}
+	b.failures++
+	if b.failures < searchFailures || !b.until.IsZero() {
+		// Too few failures yet, or a request sent before the back-off
+		// began: it neither starts nor lengthens one.
+		return false
+	}
+	if b.noSuccess {
+		b.wait = min(2*b.wait, searchBackoffMax)
+	} else {
+		b.wait = searchBackoffMin
+	}
+	b.until, b.noSuccess = now.Add(b.wait), true
+	return true
 }
 
 // reset records a successful request.
 func (b *backoff) reset() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.failures, b.until, b.last = 0, time.Time{}, nil
+	b.failures, b.until, b.last, b.noSuccess = 0, time.Time{}, nil, false
 }
 
-// state returns the failures so far and until when the back-off lasts.
+// state returns the failures so far and until when the back-off lasts
+// (zero: no back-off).
 func (b *backoff) state() (int, time.Time) {
 	b.mu.Lock()
 	defer b.mu.Unlock()

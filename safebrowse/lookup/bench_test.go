@@ -197,7 +197,7 @@ func BenchmarkHeap(b *testing.B) {
 }
 
 // TestLookupAllocs: a Lookup the local lists answer allocates nothing, nor
-// does a cache hit.
+// does a cache hit, counters included: each run is counted in Stats.
 func TestLookupAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocations differ under -race")
@@ -207,9 +207,26 @@ func TestLookupAllocs(t *testing.T) {
 	if _, err := c.Lookup(bg, benchURL); err != nil {
 		t.Fatal(err)
 	}
-	for _, u := range []string{"http://a.b.example.org/1/2.html?param=1", benchURL} {
-		if n := testing.AllocsPerRun(1000, func() { c.Lookup(bg, u) }); n != 0 {
-			t.Errorf("Lookup(%q): %v allocations, want 0", u, n)
+	tests := []struct {
+		in   string
+		want func(before, after Stats) bool // the run was counted
+	}{
+		// Answered by the local lists.
+		{"http://a.b.example.org/1/2.html?param=1", func(b, a Stats) bool { return a.LocalMisses > b.LocalMisses }},
+		// Answered by the cache.
+		{benchURL, func(b, a Stats) bool { return a.CacheHits > b.CacheHits }},
+	}
+	for _, tt := range tests {
+		before := c.Stats()
+		if n := testing.AllocsPerRun(1000, func() { c.Lookup(bg, tt.in) }); n != 0 {
+			t.Errorf("Lookup(%q): %v allocations, want 0", tt.in, n)
+		}
+		after := c.Stats()
+		if after.Lookups-before.Lookups != 1001 || !tt.want(before, after) {
+			t.Errorf("Lookup(%q): Stats went from %+v to %+v", tt.in, before, after)
+		}
+		if n := testing.AllocsPerRun(1000, func() { c.Stats() }); n != 0 {
+			t.Errorf("Stats: %v allocations, want 0", n)
 		}
 	}
 }

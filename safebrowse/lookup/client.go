@@ -107,33 +107,54 @@ type Config struct {
 	// Logger receives a line for each list update and each failure. nil
 	// means silent.
 	Logger *slog.Logger
+
+	// UserAgent names the program that uses the client, such as
+	// "myscanner/1.2 (+https://example.com/bot)": it goes before the
+	// library's own product token, "urlspec/<module version or devel>", in
+	// the User-Agent header of every request, as Google's migration guide
+	// asks clients to identify themselves. "" sends the token alone.
+	UserAgent string
+
+	// Frozen makes the client answer from the lists saved in Dir and never
+	// fetch lists: Update and Run make no list request and return
+	// [ErrFrozen], and Ready returns at once. Searches still go out as the
+	// Mode says. It needs Dir, and a Mode that keeps lists. false (the
+	// default) updates the lists when Update or Run is called.
+	Frozen bool
 }
 
 // A Client answers whether URLs are unsafe, from the Safe Browsing v5 API
 // with the procedure its Mode names. It is safe for concurrent use: lookups
 // run concurrently with each other and with updates.
 type Client struct {
-	key   string
-	base  string
-	mode  Mode
-	dir   string
-	http  *http.Client
-	log   *slog.Logger
-	lists []*listState     // every list kept
-	gc    *hashlist.List   // GlobalCache in RealTime mode, else nil
-	local []*hashlist.List // the threat lists
+	key    string
+	base   string
+	mode   Mode
+	dir    string
+	frozen bool
+	ua     string // the User-Agent header
+	http   *http.Client
+	log    *slog.Logger
+	lists  []*listState     // every list kept
+	gc     *hashlist.List   // GlobalCache in RealTime mode, else nil
+	local  []*hashlist.List // the threat lists
 	// active holds the threat lists that hold a hash, so that a lookup
 	// spends nothing on empty lists; it changes only after an update.
 	active atomic.Pointer[[]*hashlist.List]
 	cache  *cache
+	stats  counters
 
 	searches backoff // of hashes:search
 	updates  backoff // of hashList and hashLists:batchGet
 
 	updateMu sync.Mutex // serialises updates
+	statusMu sync.Mutex // guards the status of each list: next, err, updated
 	ready    chan struct{}
 	isReady  atomic.Bool
-	readyMu  sync.Mutex
+
+	readyMu sync.Mutex
+	failure error         // the last update attempt's failure, while some list has never loaded
+	changed chan struct{} // closed, then replaced, when failure is set
 
 	closing   context.Context // done once Close is called
 	close     context.CancelFunc
@@ -151,9 +172,12 @@ type listState struct {
 	list   *hashlist.List
 	loaded atomic.Bool // loaded once, from Dir or the server
 
-	// Guarded by Client.updateMu.
-	next  time.Time // due at this time; zero: at once
-	whole bool      // fetch whole: send no version
+	// Guarded by Client.updateMu; next, err and updated are also written
+	// under Client.statusMu, so that Lists may read them during an update.
+	next    time.Time // due at this time; zero: at once
+	whole   bool      // fetch whole: send no version
+	err     error     // the last failure of the list's update or save
+	updated time.Time // when the contents were last fetched; zero: never, or unknown
 }
 
 // New returns a Client for cfg. It loads the lists saved in cfg.Dir and
@@ -177,23 +201,36 @@ func New(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	ua, err := userAgent(cfg.UserAgent)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Frozen && cfg.Mode == NoStorage {
+		return nil, errors.New("lookup: Config.Frozen: NoStorage mode keeps no lists to freeze")
+	}
+	if cfg.Frozen && cfg.Dir == "" {
+		return nil, errors.New("lookup: Config.Frozen needs Config.Dir, which the frozen lists load from")
+	}
 	if cfg.Mode == NoStorage && cfg.Dir != "" {
 		return nil, errors.New("lookup: Config.Dir must be empty in NoStorage mode, which stores nothing")
 	}
 	c := &Client{
-		key:   cfg.APIKey,
-		base:  base,
-		mode:  cfg.Mode,
-		dir:   cfg.Dir,
-		http:  newHTTPClient(cfg.HTTPClient),
-		log:   cfg.Logger,
-		cache: newCache(CacheSize),
-		ready: make(chan struct{}),
-		now:   time.Now,
-		rand:  rand.Float64,
+		key:     cfg.APIKey,
+		base:    base,
+		mode:    cfg.Mode,
+		frozen:  cfg.Frozen,
+		ua:      ua,
+		dir:     cfg.Dir,
+		http:    newHTTPClient(cfg.HTTPClient),
+		log:     cfg.Logger,
+		cache:   newCache(CacheSize),
+		ready:   make(chan struct{}),
+		changed: make(chan struct{}),
+		now:     time.Now,
+		rand:    rand.Float64,
 	}
 	c.sleep = c.sleepTimer
-	c.searches.method = methodSearch
+	c.searches.method, c.searches.search = methodSearch, true
 	c.updates.method = "update"
 	if c.log == nil {
 		c.log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -242,10 +279,10 @@ func (c *Client) load(s *listState) {
 	if data == nil && err == nil {
 		return
 	}
-	var next time.Time
+	var next, updated time.Time
 	if err == nil {
 		var blob []byte
-		next, blob, err = decodeFile(s.name, data)
+		next, updated, blob, err = decodeFile(s.name, data)
 		if err == nil {
 			err = s.list.UnmarshalBinary(blob)
 		}
@@ -258,7 +295,7 @@ func (c *Client) load(s *listState) {
 	if now := c.now(); next.After(now.Add(MaxBackoff)) {
 		next = now
 	}
-	s.next, s.whole = next, false
+	s.next, s.whole, s.updated = next, false, updated
 	s.loaded.Store(true)
 	c.log.Info("lookup: list loaded", "list", s.name, "entries", s.list.Len(), "dir", c.dir)
 }
@@ -332,25 +369,83 @@ func (c *Client) markReady() {
 	}
 }
 
-// Ready waits until every list has been loaded once, from Dir or the server,
-// so that lookups no longer return [ErrNotReady]. It returns ctx's error if
-// ctx ends first, and [ErrClosed] if the client is closed. Ready fetches
-// nothing itself: [Client.Run] or [Client.Update] must be running. In
-// NoStorage mode the client is ready at once.
+// Ready waits until every list has been loaded once, from Dir or the
+// server, so that lookups no longer return [ErrNotReady], and returns nil.
+// Ready fetches nothing itself: [Client.Run] or [Client.Update] must be
+// running. It returns early with an error:
+//
+//   - as soon as an update attempt has failed while some list has never
+//     loaded: the error is an [ErrNotReady] that wraps the failure, so that
+//     errors.As finds the [*StatusError] of a refused fetch, even when the
+//     client is backing off by then;
+//   - at once for a frozen client (Config.Frozen) that Dir did not give
+//     every list: [ErrNotReady];
+//   - ctx's error if ctx ends first, and [ErrClosed] if the client is
+//     closed.
+//
+// In NoStorage mode the client is ready at once.
 func (c *Client) Ready(ctx context.Context) error {
-	select {
-	case <-c.ready:
-		return nil
-	default:
+	for {
+		if c.isReady.Load() {
+			return nil
+		}
+		c.readyMu.Lock()
+		failure, changed := c.failure, c.changed
+		c.readyMu.Unlock()
+		if c.closing.Err() != nil {
+			return ErrClosed
+		}
+		if failure != nil {
+			return &notReadyError{failure}
+		}
+		if c.frozen {
+			return ErrNotReady // no update will load the missing lists
+		}
+		select {
+		case <-c.ready:
+			return nil
+		case <-changed:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-c.closing.Done():
+			return ErrClosed
+		}
 	}
-	select {
-	case <-c.ready:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-c.closing.Done():
-		return ErrClosed
+}
+
+// noteUpdate records the outcome of an update attempt for Ready: its
+// failure while some list has never loaded, or nil after a success. An
+// attempt cut short by the caller's context or by Close says nothing of the
+// server, and one refused by the back-off made no request: neither changes
+// what Ready reports.
+func (c *Client) noteUpdate(ctx context.Context, err error) {
+	if ctx.Err() != nil || c.closing.Err() != nil || errors.Is(err, ErrBackoff) {
+		return
 	}
+	c.readyMu.Lock()
+	defer c.readyMu.Unlock()
+	if err != nil && c.isReady.Load() {
+		err = nil
+	}
+	if err == nil && c.failure == nil {
+		return
+	}
+	c.failure = err
+	if err != nil {
+		close(c.changed)
+		c.changed = make(chan struct{})
+	}
+}
+
+// notReady returns the error of a lookup before the lists have loaded:
+// [ErrNotReady], wrapping the last update's failure if there is one.
+func (c *Client) notReady() error {
+	c.readyMu.Lock()
+	defer c.readyMu.Unlock()
+	if c.failure != nil {
+		return &notReadyError{c.failure}
+	}
+	return ErrNotReady
 }
 
 // IsReady reports whether every list has been loaded once.
@@ -376,7 +471,7 @@ func (c *Client) usable() error {
 		return ErrClosed
 	}
 	if !c.isReady.Load() {
-		return ErrNotReady
+		return c.notReady()
 	}
 	return nil
 }
@@ -388,16 +483,25 @@ type ListStatus struct {
 	Version []byte    // the version the server gave, as stored
 	Loaded  bool      // loaded once, from Dir or the server
 	Next    time.Time // due for an update at this time; zero: at once
+	// Err is the last failure of the list's update (a failed fetch, a
+	// corrupt list, a checksum mismatch) or of its save to Dir; nil after
+	// a success.
+	Err error
+	// Updated is when the list's contents were last fetched from the
+	// server, kept in Dir across restarts, so that time.Since(Updated) is
+	// the age of the lists a client answers from; zero if never.
+	Updated time.Time
 }
 
 // Lists reports the state of each list the client keeps, in the order of
-// Config.Lists.
+// Config.Lists. It does not wait for an update in progress.
 func (c *Client) Lists() []ListStatus {
-	c.updateMu.Lock()
-	defer c.updateMu.Unlock()
+	c.statusMu.Lock()
+	defer c.statusMu.Unlock()
 	out := make([]ListStatus, len(c.lists))
 	for i, s := range c.lists {
-		out[i] = ListStatus{Name: s.name, Entries: s.list.Len(), Version: s.list.Version(), Loaded: s.loaded.Load(), Next: s.next}
+		out[i] = ListStatus{Name: s.name, Entries: s.list.Len(), Version: s.list.Version(), Loaded: s.loaded.Load(),
+			Next: s.next, Err: s.err, Updated: s.updated}
 	}
 	return out
 }

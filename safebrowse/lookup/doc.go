@@ -63,7 +63,9 @@
 //
 // Only 4-byte prefixes are sent, at most [MaxSearchPrefixes] a request;
 // [Client.LookupAll] sends the prefixes of many URLs in as few requests as
-// that allows.
+// that allows, and pairs each URL with its error in a [BatchError]. A URL
+// that cannot be canonicalised is an [ErrInvalidURL], which no retry will
+// check; any other error is a check that failed.
 //
 // # The cache
 //
@@ -81,27 +83,45 @@
 // Each list keeps its own minimum wait. [Client.Update] fetches every due
 // list once; [Client.Run] does so until its context ends. After a failed
 // request, updates back off as the spec says: [BackoffBase] × 2^(n−1) ×
-// (1 + rand), at most [MaxBackoff]; searches keep a back-off of their own,
-// by the same rule. A checksum mismatch keeps the old list answering and
-// drops its version, so that it is fetched whole after its minimum wait.
+// (1 + rand), at most [MaxBackoff]. Searches keep a back-off of their own,
+// as Chrome's: see the Decisions below. A checksum mismatch keeps the old
+// list answering and drops its version, so that it is fetched whole after
+// its minimum wait.
 //
 // Lookups before every list has loaded once return [ErrNotReady]; wait with
-// [Client.Ready].
+// [Client.Ready], which returns as soon as an update has failed while a
+// list has never loaded, with that failure, so that a wrong key or no
+// network shows at once. [Client.Lists] gives each list's last failure and
+// when it was last fetched; [Client.Stats] counts lookups and requests.
 //
 // # Persistence
 //
-// With Config.Dir set, each list is saved after each update, as a temporary
-// file that is synced and then renamed, and loaded again by New. A corrupt,
-// truncated or foreign file is discarded, never an error. Clients may share
-// a Dir. A client that is never updated (no Run, no Update) answers from the
-// lists it loaded: the database is frozen. It is ready at once if Dir held
-// every list, and never otherwise (check [Client.IsReady] after New). Only
-// the lists freeze: lookups still send hashes:search what their procedure
+// With Config.Dir set, each list is saved after each update, with when it
+// was fetched, as a temporary file that is synced and then renamed, and
+// loaded again by New. A corrupt, truncated or foreign file is discarded,
+// never an error. Clients may share a Dir. A client is updated only by Run or Update: one that is never
+// updated answers from the lists it loaded, and [ListStatus].Updated shows
+// how old they are.
+//
+// Config.Frozen freezes the lists explicitly, for reproducible answers: the
+// client loads them from Dir and never fetches lists ([Client.Update] and
+// [Client.Run] return [ErrFrozen]). It is ready at once if Dir held every
+// list, and [Client.Ready] returns [ErrNotReady] at once otherwise. Only the
+// lists freeze: lookups still send hashes:search what their procedure
 // sends, and cache the replies as usual.
 //
 // # Decisions where the spec is silent
 //
 //   - Search errors are returned, not turned into SAFE (Local List step 3).
+//   - Searches back off as Chromium's v5 real-time client does
+//     (hash_realtime_service.cc and backoff_operator.cc), not by the
+//     update rule, whose 15 minutes to 24 hours would stop every lookup
+//     that needs the server for far longer than a blip lasts: three
+//     consecutive failed searches start a back-off of 5 minutes; the next
+//     back-off with no successful search since the last one lasts twice as
+//     long, at most 30 minutes, and a success brings it back to 5. When a
+//     back-off ends, failures are counted afresh from zero. The waits are
+//     not randomised, as in Chromium.
 //   - A failure caused by the caller's context ending, or by Close, does not
 //     count towards the back-off: it says nothing of the server.
 //   - A corrupt list message, like a checksum mismatch, drops the list's
@@ -115,6 +135,15 @@
 //     including the URLs of *url.Error and messages the server echoes.
 //     Redirects are never followed. Reply bodies are limited to
 //     [MaxSearchReply] and [MaxListReply] bytes.
+//   - Every request carries a User-Agent: Config.UserAgent, then
+//     "urlspec/" and the module's version from the binary's build info
+//     ("devel" when it has none), so that the server can tell this client
+//     from others, as Google asks of v5 clients.
+//   - Ready returns the first failed update while a list has never
+//     loaded, rather than wait for the retry after the back-off: a
+//     refused key or no network is a failure to report, not a wait. A
+//     failure of a list that has loaded once is no reason not to be
+//     ready: the old list answers, and ListStatus.Err reports it.
 //   - A list file records when its list is next due, so that a restart does
 //     not fetch early; a due time more than a day ahead is ignored.
 //

@@ -22,10 +22,20 @@ var (
 	// ErrClosed is returned by every call after [Client.Close].
 	ErrClosed = errors.New("lookup: client closed")
 
+	// ErrFrozen is returned by [Client.Update] and [Client.Run] of a client
+	// whose Config.Frozen is set, with no request made.
+	ErrFrozen = errors.New("lookup: lists frozen by Config.Frozen")
+
 	// ErrBackoff is returned, with no request made, while the client is
 	// backing off after failed requests: updates and searches each keep
 	// their own back-off. [BackoffError] tells until when.
 	ErrBackoff = errors.New("lookup: backing off after failed requests")
+
+	// ErrInvalidURL is wrapped by every error for a URL that cannot be
+	// canonicalised, beside the safebrowse error that says why, such as
+	// [safebrowse.ErrEmpty]: errors.Is holds for both. It tells a bad URL,
+	// which no retry will check, from a check that failed.
+	ErrInvalidURL = errors.New("lookup: invalid URL")
 
 	// ErrCorruptReply is a reply body that is not the message it should be:
 	// a malformed protobuf, a full hash whose prefix was not asked for, a
@@ -76,6 +86,20 @@ func (e *BackoffError) Is(target error) bool { return target == ErrBackoff }
 // Unwrap returns the last failure.
 func (e *BackoffError) Unwrap() error { return e.Err }
 
+// notReadyError is an [ErrNotReady] that wraps the failure of the last
+// update attempt.
+type notReadyError struct{ err error }
+
+func (e *notReadyError) Error() string {
+	return ErrNotReady.Error() + ": " + strings.TrimPrefix(e.err.Error(), "lookup: ")
+}
+
+// Is makes errors.Is(err, ErrNotReady) true.
+func (e *notReadyError) Is(target error) bool { return target == ErrNotReady }
+
+// Unwrap returns the update's failure.
+func (e *notReadyError) Unwrap() error { return e.err }
+
 // redacted is an error whose text has the API key masked. Unwrap gives the
 // error underneath, so that errors.Is(err, context.Canceled) survives, but
 // every *url.Error underneath has had its URL masked too.
@@ -119,17 +143,14 @@ func mask(s, key string) string {
 	return s
 }
 
-// A URLError is the error of one URL of [Client.LookupAll]: the URL could
-// not be parsed, or its search failed. LookupAll joins one per such URL.
-type URLError struct {
-	Index int    // the URL's index in the slice given to LookupAll
-	URL   string // the URL as given
-	Err   error
-}
+// invalidURLError is the error of a URL that cannot be canonicalised: it
+// wraps the safebrowse error and is an [ErrInvalidURL].
+type invalidURLError struct{ err error }
 
-func (e *URLError) Error() string {
-	return "lookup: URL " + strconv.Itoa(e.Index) + ": " + e.Err.Error()
-}
+func (e *invalidURLError) Error() string { return "lookup: " + e.err.Error() }
 
-// Unwrap returns the URL's error.
-func (e *URLError) Unwrap() error { return e.Err }
+// Is makes errors.Is(err, ErrInvalidURL) true.
+func (e *invalidURLError) Is(target error) bool { return target == ErrInvalidURL }
+
+// Unwrap returns the safebrowse error.
+func (e *invalidURLError) Unwrap() error { return e.err }

@@ -8,7 +8,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -27,7 +26,11 @@ type query struct {
 	entries [safebrowse.MaxExpressions]*entry // what the cache or the server knows of each hash's prefix
 	need    uint64                            // bit i: hashes[i]'s prefix goes to hashes:search
 	hit     bool                              // the cache alone makes the URL unsafe
+	local   bool                              // Local List step 2 ran
 }
+
+// localMiss reports whether the local lists answered SAFE, with no request.
+func (q *query) localMiss() bool { return q.local && !q.hit && q.need == 0 }
 
 // Lookup returns the verdict of the Safe Browsing v5 API on rawURL, by the
 // procedure of the client's Mode (see the package doc).
@@ -37,9 +40,17 @@ type query struct {
 // failures), Lookup returns the error with a Verdict holding only what the
 // cache already knew: never a made-up threat, never "safe" with a nil error.
 // Before the lists are loaded it returns [ErrNotReady]; after Close,
-// [ErrClosed]. A URL that cannot be canonicalised is an error wrapping the
-// safebrowse error, such as [safebrowse.ErrEmpty].
+// [ErrClosed]. A URL that cannot be canonicalised is an error wrapping
+// both [ErrInvalidURL] and the safebrowse error, such as
+// [safebrowse.ErrEmpty].
 func (c *Client) Lookup(ctx context.Context, rawURL string) (Verdict, error) {
+	c.stats.lookups.Add(1)
+	v, err := c.lookup(ctx, rawURL)
+	c.stats.countVerdict(&v, err)
+	return v, err
+}
+
+func (c *Client) lookup(ctx context.Context, rawURL string) (Verdict, error) {
 	if err := c.usable(); err != nil {
 		return Verdict{}, err
 	}
@@ -47,11 +58,14 @@ func (c *Client) Lookup(ctx context.Context, rawURL string) (Verdict, error) {
 	var buf [safebrowse.MaxExpressions]safebrowse.Hash
 	hashes, err := safebrowse.AppendHashes(buf[:0], rawURL)
 	if err != nil {
-		return Verdict{}, fmt.Errorf("lookup: %w", err)
+		return Verdict{}, &invalidURLError{err}
 	}
 	q.hashes = hashes
 	c.plan(&q)
 	if q.hit || q.need == 0 {
+		if q.localMiss() {
+			c.stats.localMisses.Add(1)
+		}
 		return q.verdict(rawURL), nil
 	}
 	// Local List step 3, Real-Time step 3, No-Storage step 2: ask the server.
@@ -69,14 +83,21 @@ func (c *Client) Lookup(ctx context.Context, rawURL string) (Verdict, error) {
 // LookupAll returns one Verdict per URL, in order, as Lookup would, sending
 // the prefixes that need the server in as few hashes:search requests as
 // MaxSearchPrefixes allows. A URL that cannot be parsed, or whose search
-// failed, gets the Verdict of what is known (empty for a bad URL); the
-// error joins one [*URLError] per such URL, in index order, each naming its
-// index ("lookup: URL 3: ..."), and the other verdicts stand. Before the lists are loaded it
-// returns empty verdicts and [ErrNotReady].
+// failed, gets the Verdict of what is known (empty for a bad URL), and the
+// other verdicts stand. The error, if not nil, is a [*BatchError] with one
+// entry per URL: the error of each URL that could not be checked, nil for
+// the others. Before the lists are loaded, every URL gets an empty verdict
+// and an error that is an [ErrNotReady]; after Close, [ErrClosed].
 func (c *Client) LookupAll(ctx context.Context, rawURLs []string) ([]Verdict, error) {
+	c.stats.lookups.Add(uint64(len(rawURLs)))
 	out := make([]Verdict, len(rawURLs))
 	if err := c.usable(); err != nil {
-		return out, err
+		c.stats.errors.Add(uint64(len(rawURLs)))
+		errs := make([]error, len(rawURLs))
+		for i := range errs {
+			errs[i] = err
+		}
+		return out, batchError(errs)
 	}
 	qs := make([]query, len(rawURLs))
 	errs := make([]error, len(rawURLs))
@@ -85,7 +106,7 @@ func (c *Client) LookupAll(ctx context.Context, rawURLs []string) ([]Verdict, er
 	for i, raw := range rawURLs {
 		hashes, err := safebrowse.Hashes(raw)
 		if err != nil {
-			errs[i] = &URLError{Index: i, URL: raw, Err: err}
+			errs[i] = &invalidURLError{err}
 			continue
 		}
 		q := &qs[i]
@@ -132,14 +153,20 @@ func (c *Client) LookupAll(ctx context.Context, rawURLs []string) ([]Verdict, er
 					continue
 				}
 				if err := failed[prefixOf(&q.hashes[j])]; err != nil {
-					errs[i] = &URLError{Index: i, URL: rawURLs[i], Err: err}
+					errs[i] = err
 					break
 				}
 			}
 		}
 		out[i] = q.verdict(rawURLs[i])
+		if q.localMiss() {
+			c.stats.localMisses.Add(1)
+		}
 	}
-	return out, errors.Join(errs...)
+	for i := range out {
+		c.stats.countVerdict(&out[i], errs[i])
+	}
+	return out, batchError(errs)
 }
 
 // plan takes the steps of the client's procedure that need no request:
@@ -176,6 +203,7 @@ func (c *Client) plan(q *query) {
 	}
 	// Local List step 2: drop the prefixes that no local threat list holds
 	// (an empty list holds none).
+	q.local = true
 	for _, l := range *c.active.Load() {
 		for i := range n {
 			if q.need&(1<<i) == 0 && q.entries[i] == nil && l.Contains(q.hashes[i][:]) {
@@ -209,8 +237,11 @@ func (c *Client) cached(q *query) bool {
 		return false
 	}
 	for i := range n {
-		if e := q.entries[i]; e != nil && e.holds(&q.hashes[i]) {
-			q.hit = true
+		if e := q.entries[i]; e != nil {
+			c.stats.cacheHits.Add(1)
+			if e.holds(&q.hashes[i]) {
+				q.hit = true
+			}
 		}
 	}
 	return q.hit
@@ -346,6 +377,7 @@ func appendPrefixQuery(dst []byte, prefixes []uint32) []byte {
 // for each to entries.
 func (c *Client) search1(ctx context.Context, prefixes []uint32, entries map[uint32]*entry) error {
 	q := appendPrefixQuery(make([]byte, 0, prefixParam*len(prefixes)), prefixes)
+	c.stats.searches.Add(1)
 	body, err := c.getRaw(ctx, methodSearch, methodSearch, string(q), MaxSearchReply)
 	var reply searchReply
 	if err == nil {
@@ -356,6 +388,7 @@ func (c *Client) search1(ctx context.Context, prefixes []uint32, entries map[uin
 	}
 	now := c.now()
 	if err != nil {
+		c.stats.searchErrors.Add(1)
 		c.failed(ctx, &c.searches, now, err)
 		return err
 	}
@@ -393,7 +426,11 @@ func (c *Client) failed(ctx context.Context, b *backoff, now time.Time, err erro
 	if ctx.Err() != nil || c.closing.Err() != nil {
 		return
 	}
-	b.fail(now, c.rand(), err)
-	_, until := b.state()
-	c.log.Warn("lookup: request failed; backing off", "method", b.method, "until", until, "err", err)
+	if !b.fail(now, c.rand(), err) {
+		n, _ := b.state()
+		c.log.Warn("lookup: request failed", "method", b.method, "failures", n, "err", err)
+		return
+	}
+	n, until := b.state()
+	c.log.Warn("lookup: request failed; backing off", "method", b.method, "failures", n, "until", until, "err", err)
 }

@@ -346,29 +346,35 @@ func TestFailureKeepsCache(t *testing.T) {
 	}
 }
 
-// TestSearchBackoff: after a failed search, a lookup that needs the server
-// fails at once, with no request, until the back-off ends.
+// TestSearchBackoff: searches back off only after three consecutive
+// failures, as Chromium's v5 real-time client does; then a lookup that
+// needs the server fails at once, with no request, for five minutes.
 func TestSearchBackoff(t *testing.T) {
 	s := newTestServer(t)
 	s.add("evil.example/", detailMsg(Malware))
 	c, clk := readyClient(t, s, LocalList, map[string][]string{"se-4b": {"evil.example/"}})
 	s.set(func(s *testServer) { s.handle = unavailable })
-	var se *StatusError
-	if _, err := c.Lookup(bg, "http://evil.example/"); !errors.As(err, &se) || se.StatusCode != 503 {
-		t.Fatalf("err = %v, want a StatusError 503", err)
+	for i := range searchFailures {
+		var se *StatusError
+		if _, err := c.Lookup(bg, "http://evil.example/"); !errors.As(err, &se) || se.StatusCode != 503 {
+			t.Fatalf("failure %d: err = %v, want a StatusError 503", i+1, err)
+		}
 	}
 	s.set(func(s *testServer) { s.handle = nil })
-	// rand = 0.5: the first wait is 15 min × 1.5.
-	for _, d := range []time.Duration{0, 22*time.Minute + 29*time.Second} {
+	for _, d := range []time.Duration{0, 5*time.Minute - time.Second} {
 		clk.advance(d)
 		_, err := c.Lookup(bg, "http://evil.example/")
 		var be *BackoffError
-		if !errors.Is(err, ErrBackoff) || !errors.As(err, &be) || be.Failures != 1 {
-			t.Fatalf("after %v: err = %v, want ErrBackoff", d, err)
+		if !errors.Is(err, ErrBackoff) || !errors.As(err, &be) || be.Failures != 3 {
+			t.Fatalf("after %v: err = %v, want ErrBackoff after 3 failures", d, err)
+		}
+		var se *StatusError
+		if !errors.As(err, &se) || se.StatusCode != 503 {
+			t.Errorf("the back-off error lost the last failure: %v", err)
 		}
 	}
-	if n := s.count("hashes:search"); n != 1 {
-		t.Errorf("%d searches while backing off, want 1", n)
+	if n := s.count("hashes:search"); n != 3 {
+		t.Errorf("%d searches, want 3: none while backing off", n)
 	}
 	// A lookup the local lists answer needs no server: no error.
 	if _, err := c.Lookup(bg, "http://good.example/"); err != nil {
@@ -378,6 +384,76 @@ func TestSearchBackoff(t *testing.T) {
 	v, err := c.Lookup(bg, "http://evil.example/")
 	if err != nil || !v.Unsafe() {
 		t.Errorf("after the back-off: %v, %v", short(v), err)
+	}
+}
+
+// TestSearchBackoffRule checks Chromium's back-off of searches, event by
+// event: three consecutive failures start a back-off of 5 minutes, which
+// doubles up to 30 minutes while no request succeeds between back-offs.
+func TestSearchBackoffRule(t *testing.T) {
+	const (
+		fail    = "fail"    // a failed request now
+		succeed = "succeed" // a successful request now
+		end     = "end"     // time passes until the back-off ends
+	)
+	tests := []struct {
+		name   string
+		events []string
+		want   time.Duration // the back-off in force after the events; 0: none
+	}{
+		// One or two failures start no back-off.
+		{"two failures", []string{fail, fail}, 0},
+		// The third consecutive failure starts one of 5 minutes.
+		{"three failures", []string{fail, fail, fail}, 5 * time.Minute},
+		// A success between failures resets the count.
+		{"success between", []string{fail, fail, succeed, fail, fail}, 0},
+		// After a back-off ends, failures are counted afresh: one is not enough.
+		{"one failure after a back-off", []string{fail, fail, fail, end, fail}, 0},
+		// Three more, with no success since, double the wait.
+		{"second back-off", []string{fail, fail, fail, end, fail, fail, fail}, 10 * time.Minute},
+		// And again: 20 minutes.
+		{"third back-off", []string{fail, fail, fail, end, fail, fail, fail, end, fail, fail, fail}, 20 * time.Minute},
+		// Then capped at 30 minutes.
+		{"capped", []string{fail, fail, fail, end, fail, fail, fail, end, fail, fail, fail, end, fail, fail, fail}, 30 * time.Minute},
+		// Still 30 minutes after that.
+		{"stays capped", []string{fail, fail, fail, end, fail, fail, fail, end, fail, fail, fail, end, fail, fail, fail, end, fail, fail, fail}, 30 * time.Minute},
+		// A success after a back-off brings the next back to 5 minutes.
+		{"success after a back-off", []string{fail, fail, fail, end, fail, fail, fail, end, succeed, fail, fail, fail}, 5 * time.Minute},
+		// A request that fails while backing off (sent before it began)
+		// does not lengthen the back-off.
+		{"failure while backing off", []string{fail, fail, fail, fail}, 5 * time.Minute},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := backoff{method: methodSearch, search: true}
+			now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+			errFailed := errors.New("failed")
+			start := now
+			for _, e := range tt.events {
+				switch e {
+				case fail:
+					if b.fail(now, 0.9, errFailed) {
+						start = now
+					}
+				case succeed:
+					b.reset()
+				case end:
+					_, until := b.state()
+					now = until
+				}
+			}
+			_, until := b.state()
+			got := time.Duration(0)
+			if until.After(now) {
+				got = until.Sub(start)
+			}
+			if got != tt.want {
+				t.Errorf("back-off %v, want %v", got, tt.want)
+			}
+			if err := b.check(now); (err != nil) != (tt.want != 0) {
+				t.Errorf("check = %v, want a refusal: %v", err, tt.want != 0)
+			}
+		})
 	}
 }
 
@@ -499,8 +575,20 @@ func TestLookupAll(t *testing.T) {
 	if len(vs) != len(urls) {
 		t.Fatalf("%d verdicts for %d URLs", len(vs), len(urls))
 	}
-	if err == nil || !strings.Contains(err.Error(), "URL 3:") || !strings.Contains(err.Error(), "URL 9:") || !errors.Is(err, safebrowse.ErrEmpty) {
-		t.Errorf("err = %v, want errors naming URLs 3 and 9", err)
+	var be *BatchError
+	if !errors.As(err, &be) || len(be.Errs) != len(urls) {
+		t.Fatalf("err = %v, want a BatchError with %d entries", err, len(urls))
+	}
+	for i, err := range be.Errs {
+		if (err != nil) != (i == 3 || i == 9) {
+			t.Errorf("Errs[%d] = %v", i, err)
+		}
+	}
+	if !errors.Is(be.Errs[3], safebrowse.ErrEmpty) || !errors.Is(be.Errs[9], safebrowse.ErrScheme) || !errors.Is(err, ErrInvalidURL) {
+		t.Errorf("errors %v, %v; want invalid URLs", be.Errs[3], be.Errs[9])
+	}
+	if want := "lookup: URL 3: safebrowse: empty URL in \"\" (and 1 more URL failed)"; err.Error() != want {
+		t.Errorf("err = %q, want %q", err, want)
 	}
 	for i, v := range vs {
 		want := 0
@@ -529,8 +617,11 @@ func TestLookupAllFailure(t *testing.T) {
 	c, _ := readyClient(t, s, LocalList, map[string][]string{"se-4b": {"evil.example/"}})
 	s.set(func(s *testServer) { s.handle = unavailable })
 	vs, err := c.LookupAll(bg, []string{"http://good.example/", "http://evil.example/"})
-	if err == nil || !strings.Contains(err.Error(), "URL 1:") || strings.Contains(err.Error(), "URL 0:") {
-		t.Errorf("err = %v, want an error for URL 1 only", err)
+	var be *BatchError
+	var se *StatusError
+	if !errors.As(err, &be) || len(be.Errs) != 2 || be.Errs[0] != nil || !errors.As(be.Errs[1], &se) ||
+		se.StatusCode != 503 || errors.Is(err, ErrInvalidURL) {
+		t.Errorf("err = %v, want a 503 for URL 1 only", err)
 	}
 	if len(vs) != 2 || len(vs[0].Threats)+len(vs[1].Threats) != 0 {
 		t.Errorf("verdicts %v", vs)

@@ -96,6 +96,7 @@ func (c *Client) get1(ctx context.Context, method, path string, rawQuery string,
 		return nil, fmt.Errorf("lookup: %s: %w", method, err)
 	}
 	req.Header.Set("Accept", "application/x-protobuf")
+	req.Header.Set("User-Agent", c.ua)
 	resp, err := c.http.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("lookup: %s: %w", method, err)

@@ -7,6 +7,7 @@ package lookup_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"reflect"
 	"strings"
 	"sync"
@@ -242,4 +243,33 @@ func TestEndToEndConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestReady403: against a server that refuses every list fetch, Ready
+// returns within a second an error that errors.As reads as a StatusError
+// 403, while Run keeps going.
+func TestReady403(t *testing.T) {
+	s := sbtest.NewServer()
+	defer s.Close()
+	s.Inject(sbtest.Fault{Status: http.StatusForbidden})
+	c := newClient(t, s, lookup.Config{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go c.Run(ctx)
+	start := time.Now()
+	rctx, rcancel := context.WithTimeout(ctx, 5*time.Second)
+	defer rcancel()
+	err := c.Ready(rctx)
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("Ready took %v", d)
+	}
+	var se *lookup.StatusError
+	if !errors.As(err, &se) || se.StatusCode != http.StatusForbidden || !errors.Is(err, lookup.ErrNotReady) {
+		t.Fatalf("Ready = %v, want ErrNotReady wrapping a StatusError 403", err)
+	}
+	for _, st := range c.Lists() {
+		if !errors.As(st.Err, &se) || se.StatusCode != http.StatusForbidden || st.Loaded {
+			t.Errorf("list %s: %+v", st.Name, st)
+		}
+	}
 }

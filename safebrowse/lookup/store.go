@@ -19,11 +19,15 @@ import (
 // Persistence: each list lives in Dir as "{name}.sblist", in this format:
 //
 //	magic      "SBLOOKUP" (8 bytes)
-//	format     1 (1 byte)
+//	format     2 (1 byte)
 //	name       length (1 byte), then the list's name
 //	next       when the list is due, in Unix nanoseconds (8 bytes, big-endian; 0: at once)
+//	updated    when the list was fetched, in Unix nanoseconds (8 bytes, big-endian; 0: unknown)
 //	list       the list as hashlist.List.MarshalBinary writes it (with its own checksum)
 //	checksum   SHA-256 of all the bytes above (32 bytes)
+//
+// Format 1, which had no updated field, is discarded like any other: its
+// list is fetched whole, so that ListStatus.Updated is never made up.
 //
 // A file is written to a temporary file in Dir, synced, then renamed over
 // the old one, as cmd/go writes a module zip: a reader, or another client
@@ -33,7 +37,7 @@ import (
 
 const (
 	fileMagic   = "SBLOOKUP"
-	fileFormat  = 1
+	fileFormat  = 2
 	fileSuffix  = ".sblist"
 	maxFileSize = 1 << 30
 )
@@ -41,32 +45,45 @@ const (
 // errBadFile is a file in Dir that must be discarded.
 var errBadFile = errors.New("lookup: list file discarded")
 
-// encodeFile returns the file for the list name, due at next, whose
-// MarshalBinary form is list.
-func encodeFile(name string, next time.Time, list []byte) []byte {
-	b := make([]byte, 0, len(fileMagic)+2+len(name)+8+len(list)+sha256.Size)
+// encodeFile returns the file for the list name, due at next and fetched
+// at updated, whose MarshalBinary form is list.
+func encodeFile(name string, next, updated time.Time, list []byte) []byte {
+	b := make([]byte, 0, len(fileMagic)+2+len(name)+16+len(list)+sha256.Size)
 	b = append(b, fileMagic...)
 	b = append(b, fileFormat, byte(len(name)))
 	b = append(b, name...)
-	var ns int64
-	if !next.IsZero() {
-		ns = next.UnixNano()
-	}
-	b = binary.BigEndian.AppendUint64(b, uint64(ns))
+	b = binary.BigEndian.AppendUint64(b, uint64(unixNano(next)))
+	b = binary.BigEndian.AppendUint64(b, uint64(unixNano(updated)))
 	b = append(b, list...)
 	sum := sha256.Sum256(b)
 	return append(b, sum[:]...)
 }
 
+// unixNano returns t in Unix nanoseconds, 0 for the zero Time.
+func unixNano(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+// fromUnixNano is the inverse of unixNano.
+func fromUnixNano(ns int64) time.Time {
+	if ns == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, ns)
+}
+
 // decodeFile reads a file written by encodeFile for the list name, and
-// returns when the list is due (zero: at once) and its MarshalBinary form,
-// which shares data.
-func decodeFile(name string, data []byte) (next time.Time, list []byte, err error) {
-	bad := func(why string) (time.Time, []byte, error) {
-		return time.Time{}, nil, fmt.Errorf("%w: %s: %s", errBadFile, name+fileSuffix, why)
+// returns when the list is due (zero: at once), when it was fetched (zero:
+// unknown) and its MarshalBinary form, which shares data.
+func decodeFile(name string, data []byte) (next, updated time.Time, list []byte, err error) {
+	bad := func(why string) (time.Time, time.Time, []byte, error) {
+		return time.Time{}, time.Time{}, nil, fmt.Errorf("%w: %s: %s", errBadFile, name+fileSuffix, why)
 	}
 	hdr := len(fileMagic) + 2
-	if len(data) < hdr+8+sha256.Size || string(data[:len(fileMagic)]) != fileMagic {
+	if len(data) < hdr+16+sha256.Size || string(data[:len(fileMagic)]) != fileMagic {
 		return bad("not a list file")
 	}
 	if data[len(fileMagic)] != fileFormat {
@@ -77,17 +94,15 @@ func decodeFile(name string, data []byte) (next time.Time, list []byte, err erro
 		return bad("checksum mismatch: truncated or corrupt")
 	}
 	n := int(data[len(fileMagic)+1])
-	if len(body) < hdr+n+8 {
+	if len(body) < hdr+n+16 {
 		return bad("truncated header")
 	}
 	if string(body[hdr:hdr+n]) != name {
 		return bad(fmt.Sprintf("holds list %q", clip(string(body[hdr:hdr+n]))))
 	}
-	ns := int64(binary.BigEndian.Uint64(body[hdr+n:]))
-	if ns != 0 {
-		next = time.Unix(0, ns)
-	}
-	return next, body[hdr+n+8:], nil
+	next = fromUnixNano(int64(binary.BigEndian.Uint64(body[hdr+n:])))
+	updated = fromUnixNano(int64(binary.BigEndian.Uint64(body[hdr+n+8:])))
+	return next, updated, body[hdr+n+16:], nil
 }
 
 // readFile reads the file of the list name in dir; a file that does not

@@ -5,6 +5,7 @@
 package lookup
 
 import (
+	"crypto/sha256"
 	"errors"
 	"os"
 	"path/filepath"
@@ -69,7 +70,7 @@ func TestBadFilesDiscarded(t *testing.T) {
 			t.Fatal(err)
 		}
 		b, _ := l.MarshalBinary()
-		return encodeFile(name, time.Time{}, b)
+		return encodeFile(name, time.Time{}, time.Time{}, b)
 	}
 	tests := []struct {
 		name string
@@ -87,6 +88,20 @@ func TestBadFilesDiscarded(t *testing.T) {
 		{"foreign file", func(t *testing.T) []byte { return []byte("#!/bin/sh\necho hello\n") }},
 		// A newer format.
 		{"future format", func(t *testing.T) []byte { b := good(t, "se-4b"); b[len(fileMagic)] = 9; return b }},
+		// Format 1, which did not record when the list was fetched.
+		{"format 1", func(t *testing.T) []byte {
+			l, _ := hashlist.New("se-4b")
+			if err := l.Apply(listOf(t, "se-4b", "v1", 0, "a.example/")); err != nil {
+				t.Fatal(err)
+			}
+			blob, _ := l.MarshalBinary()
+			b := append([]byte(fileMagic), 1, 5)
+			b = append(b, "se-4b"...)
+			b = append(b, make([]byte, 8)...) // next: at once
+			b = append(b, blob...)
+			sum := sha256.Sum256(b)
+			return append(b, sum[:]...)
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -159,13 +174,17 @@ func TestSharedDir(t *testing.T) {
 
 // TestFileRoundTrip: decodeFile reads what encodeFile writes.
 func TestFileRoundTrip(t *testing.T) {
-	next := time.Unix(1700000000, 5)
-	b := encodeFile("se-4b", next, []byte("blob"))
-	gotNext, blob, err := decodeFile("se-4b", b)
-	if err != nil || !gotNext.Equal(next) || string(blob) != "blob" {
-		t.Errorf("got %v, %q, %v", gotNext, blob, err)
+	next, updated := time.Unix(1700000000, 5), time.Unix(1699990000, 7)
+	b := encodeFile("se-4b", next, updated, []byte("blob"))
+	gotNext, gotUpdated, blob, err := decodeFile("se-4b", b)
+	if err != nil || !gotNext.Equal(next) || !gotUpdated.Equal(updated) || string(blob) != "blob" {
+		t.Errorf("got %v, %v, %q, %v", gotNext, gotUpdated, blob, err)
 	}
-	if _, _, err := decodeFile("mw-4b", b); !errors.Is(err, errBadFile) {
+	gotNext, gotUpdated, _, err = decodeFile("se-4b", encodeFile("se-4b", time.Time{}, time.Time{}, nil))
+	if err != nil || !gotNext.IsZero() || !gotUpdated.IsZero() {
+		t.Errorf("zero times: got %v, %v, %v", gotNext, gotUpdated, err)
+	}
+	if _, _, _, err := decodeFile("mw-4b", b); !errors.Is(err, errBadFile) {
 		t.Errorf("another list's file: err = %v", err)
 	}
 }
@@ -176,11 +195,11 @@ func FuzzListFile(f *testing.F) {
 	l, _ := hashlist.New("se-4b")
 	l.Apply(listOf(f, "se-4b", "v1", 0, "a.example/", "b.example/"))
 	blob, _ := l.MarshalBinary()
-	f.Add(encodeFile("se-4b", time.Unix(1, 0), blob))
-	f.Add(encodeFile("se-4b", time.Time{}, nil))
+	f.Add(encodeFile("se-4b", time.Unix(1, 0), time.Unix(2, 0), blob))
+	f.Add(encodeFile("se-4b", time.Time{}, time.Time{}, nil))
 	f.Add([]byte(fileMagic))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, b, err := decodeFile("se-4b", data)
+		_, _, b, err := decodeFile("se-4b", data)
 		if err != nil {
 			return
 		}

@@ -31,10 +31,14 @@ import (
 // minimum wait has passed it is fetched whole. That is not a failed request,
 // but Update returns it as an error wrapping [hashlist.ErrChecksum].
 //
-// Each list updated goes to Dir. Update returns nil when no list is due.
+// Each list updated goes to Dir. Update returns nil when no list is due,
+// and [ErrFrozen] with no request when Config.Frozen is set.
 func (c *Client) Update(ctx context.Context) error {
 	if c.closing.Err() != nil {
 		return ErrClosed
+	}
+	if c.frozen {
+		return ErrFrozen
 	}
 	if c.mode == NoStorage {
 		return nil
@@ -44,7 +48,9 @@ func (c *Client) Update(ctx context.Context) error {
 	if c.closing.Err() != nil {
 		return ErrClosed
 	}
-	return c.update(ctx)
+	err := c.update(ctx)
+	c.noteUpdate(ctx, err)
+	return err
 }
 
 func (c *Client) update(ctx context.Context) error {
@@ -61,16 +67,28 @@ func (c *Client) update(ctx context.Context) error {
 	if len(due) == 0 {
 		return nil
 	}
+	c.stats.updates.Add(1)
 	msgs, err := c.fetch(ctx, due)
 	now = c.now()
 	if err != nil {
+		c.stats.updateErrors.Add(1)
 		c.failed(ctx, &c.updates, now, err)
+		if ctx.Err() == nil && c.closing.Err() == nil {
+			c.statusMu.Lock()
+			for _, s := range due {
+				s.err = err
+			}
+			c.statusMu.Unlock()
+		}
 		return err
 	}
 	var errs []error
 	failed := false
 	for i, s := range due {
 		err := c.apply(now, s, msgs[i])
+		c.statusMu.Lock()
+		s.err = err
+		c.statusMu.Unlock()
 		switch {
 		case err == nil:
 		case errors.Is(err, hashlist.ErrChecksum):
@@ -81,6 +99,7 @@ func (c *Client) update(ctx context.Context) error {
 		}
 	}
 	if failed {
+		c.stats.updateErrors.Add(1)
 		c.failed(ctx, &c.updates, now, errors.Join(errs...))
 	} else {
 		c.updates.reset()
@@ -106,14 +125,18 @@ func (c *Client) apply(now time.Time, s *listState, msg []byte) error {
 		// what the server's update does not fit.
 		s.whole = true
 		if errors.Is(err, hashlist.ErrChecksum) {
+			c.statusMu.Lock()
 			s.next = now.Add(h.minWait)
+			c.statusMu.Unlock()
 			c.log.Warn("lookup: list checksum mismatch; keeping the old list, to be fetched whole",
 				"list", s.name, "entries", before, "wait", h.minWait)
 		}
 		return fmt.Errorf("lookup: list %s: %w", s.name, err)
 	}
 	s.whole = false
-	s.next = now.Add(h.minWait)
+	c.statusMu.Lock()
+	s.next, s.updated = now.Add(h.minWait), now
+	c.statusMu.Unlock()
 	s.loaded.Store(true)
 	c.log.Info("lookup: list updated", "list", s.name, "partial", h.partial,
 		"entries", s.list.Len(), "before", before, "wait", h.minWait)
@@ -122,7 +145,7 @@ func (c *Client) apply(now time.Time, s *listState, msg []byte) error {
 	}
 	blob, err := s.list.MarshalBinary()
 	if err == nil {
-		err = writeFile(c.dir, s.name, encodeFile(s.name, s.next, blob))
+		err = writeFile(c.dir, s.name, encodeFile(s.name, s.next, s.updated, blob))
 	}
 	if err != nil {
 		c.log.Error("lookup: saving list", "list", s.name, "err", err)
@@ -202,9 +225,13 @@ func matchLists(due []*listState, lists [][]byte) ([][]byte, error) {
 // Run keeps the lists fresh until ctx ends or the client is closed: it
 // calls Update, then sleeps until the next list is due or the back-off
 // ends, and again. It logs each list update with the list, its entry counts
-// and its wait, and each failure. It returns ctx's error, or [ErrClosed].
-// In NoStorage mode it only waits.
+// and its wait, and each failure. It returns ctx's error, or [ErrClosed];
+// with Config.Frozen set, [ErrFrozen] at once. In NoStorage mode it only
+// waits.
 func (c *Client) Run(ctx context.Context) error {
+	if c.frozen && c.closing.Err() == nil {
+		return ErrFrozen
+	}
 	for {
 		if c.closing.Err() != nil {
 			return ErrClosed

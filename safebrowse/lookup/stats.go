@@ -1,0 +1,76 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package lookup
+
+import "sync/atomic"
+
+// Stats are the counters of a Client since [New], as [Client.Stats] reports
+// them: what an operator graphs, as the Stats of
+// github.com/google/safebrowsing did for v4. Each counter only grows.
+type Stats struct {
+	// Lookups counts the URLs asked about, by Lookup or LookupAll, bad
+	// ones included.
+	Lookups uint64
+	// Unsafe counts the verdicts returned whose Unsafe() is true.
+	Unsafe uint64
+	// Errors counts the URLs that got an error: a bad URL, a failed
+	// search, a search refused by the back-off, lists not ready, a closed
+	// client.
+	Errors uint64
+	// CacheHits counts the URLs' hash prefixes that the cache answered,
+	// with no request.
+	CacheHits uint64
+	// LocalMisses counts the URLs answered SAFE by the local lists (Local
+	// List step 2), with no request.
+	LocalMisses uint64
+	// Searches counts the hashes:search requests sent; a search refused by
+	// the back-off sends none and is not counted.
+	Searches uint64
+	// SearchErrors counts the searches that failed: no reply, a status
+	// other than 200, or a corrupt reply.
+	SearchErrors uint64
+	// Updates counts the list fetch requests sent (hashList and
+	// hashLists:batchGet).
+	Updates uint64
+	// UpdateErrors counts the list fetches that failed: no reply, a status
+	// other than 200, or a corrupt reply or list. A checksum mismatch is
+	// not a failed fetch.
+	UpdateErrors uint64
+}
+
+// counters are a Client's Stats, each updated atomically, so that counting
+// costs a lookup no lock and no allocation.
+type counters struct {
+	lookups, unsafe, errors, cacheHits, localMisses atomic.Uint64
+	searches, searchErrors, updates, updateErrors   atomic.Uint64
+}
+
+// Stats returns the client's counters since New. Each is read atomically;
+// a lookup running meanwhile may be counted in some of them and not yet in
+// others.
+func (c *Client) Stats() Stats {
+	s := &c.stats
+	return Stats{
+		Lookups:      s.lookups.Load(),
+		Unsafe:       s.unsafe.Load(),
+		Errors:       s.errors.Load(),
+		CacheHits:    s.cacheHits.Load(),
+		LocalMisses:  s.localMisses.Load(),
+		Searches:     s.searches.Load(),
+		SearchErrors: s.searchErrors.Load(),
+		Updates:      s.updates.Load(),
+		UpdateErrors: s.updateErrors.Load(),
+	}
+}
+
+// countVerdict counts one URL's verdict and error.
+func (s *counters) countVerdict(v *Verdict, err error) {
+	if err != nil {
+		s.errors.Add(1)
+	}
+	if v.Unsafe() {
+		s.unsafe.Add(1)
+	}
+}
