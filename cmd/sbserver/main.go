@@ -256,7 +256,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, h *hooks) int {
 	} else {
 		go func() { served <- srv.Serve(ln) }()
 	}
-	log.Info("sbserver listening", "addr", scheme+srvAddr, "mode", c.lookupMode, "frozen", c.frozen, "client_keys", len(c.keys))
+	log.Info("sbserver listening", "addr", scheme+srvAddr, "mode", c.lookupMode.String(), "frozen", c.frozen, "client_keys", len(c.keys))
 	if h.listening != nil {
 		h.listening(srvAddr)
 	}
