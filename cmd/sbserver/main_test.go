@@ -33,7 +33,7 @@ const (
 // canary.example/ (social engineering, CANARY), a client of it in mode,
 // and the proxy's handler in front of the client. The lists are loaded
 // when load is true.
-func newProxy(t *testing.T, mode lookup.Mode, load bool, opts ...sbtest.Option) (*sbtest.Server, *lookup.Client, *httptest.Server) {
+func newProxy(t testing.TB, mode lookup.Mode, load bool, opts ...sbtest.Option) (*sbtest.Server, *lookup.Client, *httptest.Server) {
 	t.Helper()
 	s := sbtest.NewServer(opts...)
 	t.Cleanup(s.Close)
