@@ -86,9 +86,9 @@ func notReady(c *lookup.Client) error {
 
 // listDetail is what ListStatus will tell of a list's last update.
 //
-// TODO(merge): return l.Err, l.Updated.
-func listDetail(l lookup.ListStatus) (lastErr error, updated time.Time) {
-	return nil, time.Time{}
+// TODO(merge): return l.Updated, l.Err.
+func listDetail(l lookup.ListStatus) (updated time.Time, lastErr error) {
+	return time.Time{}, nil
 }
 
 // statsSnapshot is the client's counters, as lookup.Stats holds them.

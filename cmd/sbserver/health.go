@@ -65,7 +65,7 @@ func (s *server) status(w http.ResponseWriter, r *http.Request) {
 		if !s.o.Frozen {
 			ls.Next = l.Next
 		}
-		lastErr, updated := listDetail(l)
+		updated, lastErr := listDetail(l)
 		ls.Updated = updated
 		if lastErr != nil {
 			ls.Error = mask(lastErr.Error(), s.o.UpstreamKey)

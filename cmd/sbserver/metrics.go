@@ -120,7 +120,7 @@ func (cc *clientCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(readyDesc, prometheus.GaugeValue, ready)
 	for _, l := range cc.s.c.Lists() {
 		ch <- prometheus.MustNewConstMetric(entriesDesc, prometheus.GaugeValue, float64(l.Entries), l.Name)
-		lastErr, updated := listDetail(l)
+		updated, lastErr := listDetail(l)
 		if !updated.IsZero() {
 			ch <- prometheus.MustNewConstMetric(updatedDesc, prometheus.GaugeValue, unixSeconds(updated), l.Name)
 		}
