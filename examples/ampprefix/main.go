@@ -10,8 +10,8 @@
 //	printf 'example.com\nbücher.de\n' | go run ./examples/ampprefix
 //
 // It reads domains from its arguments, or one per line from standard input
-// when it has none (blank lines are skipped), and prints "domain<TAB>prefix", or the error. It exits
-// with status 1 if any domain was invalid.
+// when it has none (blank lines are skipped), and prints "domain<TAB>prefix", or the error on standard error.
+// It exits with status 1 if any domain was invalid. -h prints the usage.
 package main
 
 import (
@@ -23,10 +23,10 @@ import (
 )
 
 func main() {
-	input.Main("ampprefix", func(out io.Writer, domain string) bool {
+	input.Main("ampprefix", "ampprefix [domain ...]", func(out, errs io.Writer, domain string) bool {
 		prefix, err := ampcache.DomainPrefix(domain)
 		if err != nil {
-			fmt.Fprintf(out, "%s\t%v\n", domain, err)
+			fmt.Fprintf(errs, "ampprefix: %v\n", err)
 			return false
 		}
 		fmt.Fprintf(out, "%s\t%s\n", domain, prefix)

@@ -13,7 +13,8 @@
 // It reads URLs from its arguments, or one per line from standard input
 // when it has none (blank lines are skipped). For each it prints the URL, then one indented line per
 // cache and serving type, "<TAB>cache id<TAB>serving<TAB>cache URL", or the
-// error. It exits with status 1 if any URL was invalid.
+// error on standard error. It exits with status 1 if any URL was invalid.
+// -h prints the usage.
 package main
 
 import (
@@ -36,14 +37,14 @@ var servings = []ampcache.Serving{
 
 func main() {
 	buf := make([]byte, 0, 512)
-	input.Main("cacheurl", func(out io.Writer, u string) bool {
+	input.Main("cacheurl", "cacheurl [url ...]", func(out, errs io.Writer, u string) bool {
 		fmt.Fprintln(out, u)
 		for _, c := range ampcache.Caches() {
 			for _, s := range servings {
 				var err error
 				buf, err = ampcache.AppendCacheURL(buf[:0], c.CacheDomain, u, s)
 				if err != nil {
-					fmt.Fprintf(out, "\t%v\n", err)
+					fmt.Fprintf(errs, "cacheurl: %v\n", err)
 					return false
 				}
 				fmt.Fprintf(out, "\t%s\t%s\t%s\n", c.ID, s, buf)

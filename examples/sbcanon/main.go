@@ -10,8 +10,8 @@
 //	printf 'www.google.com\nmailto:a@b\n' | go run ./examples/sbcanon
 //
 // It reads URLs from its arguments, or one per line from standard input
-// when it has none (blank lines are skipped), and prints "url<TAB>canonical", or the error. It exits
-// with status 1 if any URL was invalid.
+// when it has none (blank lines are skipped), and prints "url<TAB>canonical", or the error on standard error.
+// It exits with status 1 if any URL was invalid. -h prints the usage.
 package main
 
 import (
@@ -24,11 +24,11 @@ import (
 
 func main() {
 	var buf []byte
-	input.Main("sbcanon", func(out io.Writer, rawURL string) bool {
+	input.Main("sbcanon", "sbcanon [url ...]", func(out, errs io.Writer, rawURL string) bool {
 		var err error
 		buf, err = safebrowse.AppendCanonical(buf[:0], rawURL)
 		if err != nil {
-			fmt.Fprintf(out, "%s\t%v\n", rawURL, err)
+			fmt.Fprintf(errs, "sbcanon: %v\n", err)
 			return false
 		}
 		fmt.Fprintf(out, "%s\t%s\n", rawURL, buf)

@@ -8,6 +8,8 @@ package input
 
 import (
 	"bufio"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -41,19 +43,33 @@ func Each(args []string, r io.Reader, f func(string)) error {
 // Main is the main function of a command that works on each of its
 // arguments or input lines: it runs Run on the process's arguments and
 // standard streams, and exits with the status Run returns.
-func Main(name string, show func(out io.Writer, s string) bool) {
-	os.Exit(Run(name, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, show))
+func Main(name, usage string, show func(out, errs io.Writer, s string) bool) {
+	os.Exit(Run(name, usage, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, show))
 }
 
-// Run calls show with each of args or input lines (see Each), which writes
-// its result to out, buffered, and reports whether s was valid. It returns
-// the exit status: 0, or 1 if show reported an invalid input or stdin
-// could not be read, which is written to stderr after the name.
-func Run(name string, args []string, stdin io.Reader, stdout, stderr io.Writer, show func(out io.Writer, s string) bool) int {
+// Run parses args as a command with no flags but -h, which prints
+// "usage: " and usage to stderr (status 0); "--" ends the flags, for an
+// input that starts with '-'. It then calls show with each remaining
+// argument or input line (see Each), which writes its result to out,
+// buffered, and any error to errs (stderr, in order with out), and reports
+// whether s was valid. It returns the exit status: 0, 1 if show reported
+// an invalid input or stdin could not be read, which is written to stderr
+// after the name, or 2 for a bad flag.
+func Run(name, usage string, args []string, stdin io.Reader, stdout, stderr io.Writer, show func(out, errs io.Writer, s string) bool) int {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprintf(stderr, "usage: %s\n", usage) }
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
 	out := bufio.NewWriter(stdout)
+	errs := flushFirst{out, stderr}
 	status := 0
-	err := Each(args, stdin, func(s string) {
-		if !show(out, s) {
+	err := Each(fs.Args(), stdin, func(s string) {
+		if !show(out, errs, s) {
 			status = 1
 		}
 	})
@@ -67,4 +83,16 @@ func Run(name string, args []string, stdin io.Reader, stdout, stderr io.Writer, 
 		status = 1
 	}
 	return status
+}
+
+// flushFirst writes to w after flushing out, so that what the two streams
+// get stays in order on a terminal.
+type flushFirst struct {
+	out *bufio.Writer
+	w   io.Writer
+}
+
+func (f flushFirst) Write(p []byte) (int, error) {
+	f.out.Flush()
+	return f.w.Write(p)
 }

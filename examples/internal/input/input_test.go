@@ -54,13 +54,21 @@ func TestRun(t *testing.T) {
 		// Every input valid: status 0.
 		{"valid", []string{"a", "b"}, "", "a\nb\n", "", 0},
 		// One invalid input: its line is written, and status 1.
-		{"invalid", nil, "a\nbad\nc\n", "a\n!bad\nc\n", "", 1},
+		{"invalid", nil, "a\nbad\nc\n", "a\nc\n", "cmd: bad\n", 1},
 		// A read error: the lines before it, the error, and status 1.
 		{"read error", nil, "a\n" + strings.Repeat("x", MaxLine+1), "a\n", "cmd: bufio.Scanner: token too long\n", 1},
+		// An invalid argument: its error on stderr, status 1.
+		{"invalid argument", []string{"bad"}, "", "", "cmd: bad\n", 1},
+		// -h prints the usage; it is no input.
+		{"help", []string{"-h"}, "a\n", "", "usage: cmd [input ...]\n", 0},
+		// -- ends the flags.
+		{"dash", []string{"--", "-h"}, "", "-h\n", "", 0},
+		// An unknown flag.
+		{"bad flag", []string{"-x"}, "", "", "flag provided but not defined: -x", 2},
 	}
-	show := func(out io.Writer, s string) bool {
+	show := func(out, errs io.Writer, s string) bool {
 		if s == "bad" {
-			fmt.Fprintln(out, "!"+s)
+			fmt.Fprintln(errs, "cmd: "+s)
 			return false
 		}
 		fmt.Fprintln(out, s)
@@ -69,8 +77,8 @@ func TestRun(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out, errOut strings.Builder
-			status := Run("cmd", tt.args, strings.NewReader(tt.in), &out, &errOut, show)
-			if out.String() != tt.wantOut || errOut.String() != tt.wantErr || status != tt.wantStatus {
+			status := Run("cmd", "cmd [input ...]", tt.args, strings.NewReader(tt.in), &out, &errOut, show)
+			if out.String() != tt.wantOut || (tt.wantErr == "") != (errOut.Len() == 0) || !strings.HasPrefix(errOut.String(), tt.wantErr) || status != tt.wantStatus {
 				t.Errorf("Run = %d, stdout %q, stderr %q; want %d, %q, %q", status, out.String(), errOut.String(), tt.wantStatus, tt.wantOut, tt.wantErr)
 			}
 		})

@@ -3,19 +3,31 @@
 // license that can be found in the LICENSE file.
 
 // Sblookup checks URLs against Google Safe Browsing v5, as Chrome does, with
-// the client of package safebrowse/lookup.
+// the client of package safebrowse/lookup. It is made to be piped into.
 //
 // Usage:
 //
-//	sblookup [-key key] [-mode LocalList|RealTime|NoStorage] [-dir dir] [-fake] [url ...]
+//	sblookup [-key key] [-mode LocalList|RealTime|NoStorage] [-dir dir] [-fake] [-timeout 2m] [url ...]
 //
 // It reads URLs from its arguments or, if there are none, one per line from
-// standard input (blank lines are skipped), and prints one line per URL of
-// tab-separated fields: the URL as given, SAFE or UNSAFE, then for each
-// threat its type (with its attributes, as in MALWARE+CANARY) and the
-// expression whose hash matched:
+// standard input, and writes exactly one line per non-blank input line to
+// standard output, in input order, as soon as it is checked, so that it
+// works behind tail -f (lines already waiting in the input are checked as
+// one batch). Each line is tab-separated: the URL as given (white space
+// trimmed), then SAFE, UNSAFE or ERROR; after SAFE or UNSAFE, each threat's
+// type (with its attributes, as in MALWARE+CANARY) and the expression whose
+// hash matched:
 //
 //	http://malware.testing.google.test/testing/malware/	UNSAFE	MALWARE	malware.testing.google.test/testing/malware/
+//	http://example.com/	SAFE
+//	mailto:a@b	ERROR
+//
+// A URL with only CANARY threats is SAFE, its threats shown. For ERROR,
+// the cause goes to standard error, naming the input line. A line over
+// 2 MiB, the longest URL the library accepts, is ERROR, with its first 100
+// bytes as the URL and "line N: too long" on standard error; reading goes
+// on after it. sblookup exits with status 1 if any line was ERROR, 2 for a
+// bad command line.
 //
 // The -key flag gives the API key of a Google Cloud project with the Safe
 // Browsing API enabled; it defaults to $SAFE_BROWSING_API_KEY. The -mode
@@ -29,10 +41,7 @@
 // safebrowse/sbtest), seeded with Google's test URLs, so that sblookup runs
 // with no key and no network:
 //
-//	go run ./examples/sblookup -fake http://malware.testing.google.test/testing/malware/
-//
-// A URL that cannot be checked (a bad URL, or a failed request) is reported
-// on standard error, and sblookup exits with status 1 after the other URLs.
+//	go run ./cmd/sblookup -fake http://malware.testing.google.test/testing/malware/
 package main
 
 import (
@@ -44,14 +53,17 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/urlspec/urlspec/examples/internal/input"
 	"github.com/urlspec/urlspec/safebrowse/lookup"
 	"github.com/urlspec/urlspec/safebrowse/sbtest"
 )
+
+// maxBatch is the most lines checked in one LookupAll.
+const maxBatch = 100
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -67,13 +79,23 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	stderr = &lockedWriter{w: stderr}
 	fs := flag.NewFlagSet("sblookup", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	key := fs.String("key", os.Getenv("SAFE_BROWSING_API_KEY"), "API key (default $SAFE_BROWSING_API_KEY)")
+	key := fs.String("key", "", "API key (default $SAFE_BROWSING_API_KEY)")
 	modeName := fs.String("mode", "LocalList", "lookup procedure: LocalList, RealTime or NoStorage")
 	dir := fs.String("dir", "", "directory keeping the lists across runs (default: memory only)")
 	fake := fs.Bool("fake", false, "use a fake server on loopback seeded with test URLs: no key, no network")
 	timeout := fs.Duration("timeout", 2*time.Minute, "how long to wait for the lists to load")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: sblookup [flags] [url ...]\n\nChecks each URL, or each line of standard input, against Safe Browsing v5:\none line out per URL, url<TAB>SAFE|UNSAFE|ERROR.\n\nflags:")
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
+	}
+	if *key == "" {
+		*key = os.Getenv("SAFE_BROWSING_API_KEY") // not the flag's default, which -h shows
 	}
 	mode, err := lookup.ParseMode(*modeName)
 	if err != nil {
@@ -129,43 +151,96 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 
-	w := bufio.NewWriter(stdout)
-	defer w.Flush()
-	status := 0
-	check := func(urls []string) {
-		vs, err := c.LookupAll(ctx, urls)
-		failed := make([]error, len(urls))
-		var be *lookup.BatchError
-		if errors.As(err, &be) {
-			failed = be.Errs
-		}
-		for i, v := range vs {
-			if err := failed[i]; err != nil {
-				w.Flush()
-				fmt.Fprintf(stderr, "sblookup: %s: %v\n", urls[i], err)
-				status = 1
-				continue
+	lines := make(chan line, maxBatch)
+	if fs.NArg() > 0 {
+		go func() {
+			defer close(lines)
+			for i, a := range fs.Args() {
+				lines <- line{n: i + 1, url: a}
 			}
-			w.WriteString(line(urls[i], v))
-		}
+		}()
+	} else {
+		go readLines(stdin, lines)
 	}
-	// URLs go to LookupAll 100 at a time.
-	var batch []string
-	err = input.Each(fs.Args(), stdin, func(url string) {
-		if batch = append(batch, url); len(batch) == 100 {
-			check(batch)
-			batch = batch[:0]
-		}
-	})
-	if len(batch) > 0 {
-		check(batch)
-	}
-	if err != nil {
+	return check(ctx, c, lines, stdout, stderr)
+}
+
+// check checks the lines as they come and writes one result line per
+// input line, flushing after each batch: a line, and those already waiting
+// behind it, up to maxBatch.
+func check(ctx context.Context, c *lookup.Client, lines <-chan line, stdout, stderr io.Writer) int {
+	w := bufio.NewWriter(stdout)
+	status := 0
+	fail := func(l line, msg string) {
+		w.WriteString(l.url + "\tERROR\n")
 		w.Flush()
-		fmt.Fprintln(stderr, "sblookup: reading standard input:", err)
-		return 1
+		fmt.Fprintf(stderr, "sblookup: line %d: %s\n", l.n, msg)
+		status = 1
+	}
+	batch := make([]line, 0, maxBatch)
+	urls := make([]string, 0, maxBatch)
+	for l := range lines {
+		batch = append(batch[:0], l)
+	more:
+		for len(batch) < maxBatch {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					break more
+				}
+				batch = append(batch, l)
+			default:
+				break more
+			}
+		}
+		urls = urls[:0]
+		for _, l := range batch {
+			if !l.tooLong && l.err == nil {
+				urls = append(urls, l.url)
+			}
+		}
+		vs, err := c.LookupAll(ctx, urls)
+		errs := perURLErrors(err, len(urls))
+		i := 0
+		for _, l := range batch {
+			switch {
+			case l.err != nil:
+				w.Flush()
+				fmt.Fprintf(stderr, "sblookup: reading standard input: line %d: %v\n", l.n, l.err)
+				status = 1
+			case l.tooLong:
+				fail(l, "too long: over "+strconv.Itoa(maxLine)+" bytes")
+			case errs[i] != nil:
+				fail(l, errs[i].Error())
+				i++
+			default:
+				w.WriteString(format(l.url, vs[i]))
+				i++
+			}
+		}
+		if err := w.Flush(); err != nil {
+			fmt.Fprintln(stderr, "sblookup:", err)
+			return 1
+		}
 	}
 	return status
+}
+
+// perURLErrors returns the error of each of n URLs from LookupAll's
+// error: nil for a URL checked. An error that is not a *lookup.BatchError
+// of n URLs is every URL's.
+func perURLErrors(err error, n int) []error {
+	var be *lookup.BatchError
+	if errors.As(err, &be) && len(be.Errs) == n {
+		return be.Errs
+	}
+	errs := make([]error, n)
+	if err != nil {
+		for i := range errs {
+			errs[i] = err
+		}
+	}
+	return errs
 }
 
 // load waits until the lists are loaded by Run, printing progress each
@@ -185,27 +260,28 @@ func load(ctx context.Context, c *lookup.Client, timeout time.Duration, stderr i
 			if err != nil {
 				return err
 			}
-			hashes := 0
-			lists := c.Lists()
-			for _, l := range lists {
+			n, hashes := 0, 0
+			for _, l := range c.Lists() {
+				n++
 				hashes += l.Entries
 			}
-			fmt.Fprintf(stderr, "sblookup: %d lists ready, %d hashes, in %v\n", len(lists), hashes, time.Since(start).Round(time.Millisecond))
+			fmt.Fprintf(stderr, "sblookup: %d lists ready, %d hashes, in %v\n", n, hashes, time.Since(start).Round(time.Millisecond))
 			return nil
 		case <-tick.C:
-			loaded, lists := 0, c.Lists()
-			for _, l := range lists {
+			loaded, n := 0, 0
+			for _, l := range c.Lists() {
+				n++
 				if l.Loaded {
 					loaded++
 				}
 			}
-			fmt.Fprintf(stderr, "sblookup: loading lists: %d of %d loaded\n", loaded, len(lists))
+			fmt.Fprintf(stderr, "sblookup: loading lists: %d of %d loaded\n", loaded, n)
 		}
 	}
 }
 
-// line formats the verdict on url.
-func line(url string, v lookup.Verdict) string {
+// format formats the verdict on url as its output line.
+func format(url string, v lookup.Verdict) string {
 	var b strings.Builder
 	b.WriteString(url)
 	if v.Unsafe() {

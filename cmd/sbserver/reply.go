@@ -1,0 +1,115 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// maxQuoted is the most bytes of a client's input that an error reply
+// quotes, as in every error of the library (internal/inputerr).
+const maxQuoted = 100
+
+// quote returns s quoted, clipped to its first maxQuoted bytes (on a rune
+// boundary) and followed by its length when clipped.
+func quote(s string) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	n := maxQuoted
+	for n > maxQuoted-utf8.UTFMax && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return strconv.Quote(s[:n]) + "... (" + strconv.Itoa(len(s)) + " bytes)"
+}
+
+// An errorShape is how an endpoint writes its errors.
+type errorShape int
+
+const (
+	// plainErrors is sbserver's own shape, {"error": "message"}, on
+	// POST /v5/urls:lookup, /status, /healthz, /readyz, /metrics and
+	// unknown paths.
+	plainErrors errorShape = iota
+	// googleErrors is the shape of Google's APIs,
+	// {"error": {"code": 400, "message": "...", "status": "INVALID_ARGUMENT"}},
+	// on the drop-in endpoints, so that Google's generated clients raise
+	// the error as an API error.
+	googleErrors
+)
+
+type plainError struct {
+	Error string `json:"error"`
+}
+
+type googleError struct {
+	Error googleStatus `json:"error"`
+}
+
+// googleStatus is google.rpc.Status in Google's JSON mapping.
+type googleStatus struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+	Status  string `json:"status"`
+}
+
+// rpcStatus names the google.rpc.Code of an HTTP status, as Google's APIs
+// map them (google/rpc/code.proto gives each code its HTTP status).
+func rpcStatus(code int) string {
+	switch code {
+	case http.StatusBadRequest, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType:
+		return "INVALID_ARGUMENT"
+	case http.StatusUnauthorized:
+		return "UNAUTHENTICATED"
+	case http.StatusForbidden:
+		return "PERMISSION_DENIED"
+	case http.StatusNotFound:
+		return "NOT_FOUND"
+	case http.StatusMethodNotAllowed, http.StatusNotImplemented:
+		return "UNIMPLEMENTED"
+	case http.StatusTooManyRequests:
+		return "RESOURCE_EXHAUSTED"
+	case http.StatusServiceUnavailable:
+		return "UNAVAILABLE"
+	case http.StatusGatewayTimeout:
+		return "DEADLINE_EXCEEDED"
+	}
+	if code >= 500 {
+		return "INTERNAL"
+	}
+	return "FAILED_PRECONDITION"
+}
+
+// writeJSON writes v as the JSON reply, with status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// writeError writes msg in shape, with status. The message has had the
+// upstream key masked by the caller (see server.fail).
+func writeError(w http.ResponseWriter, shape errorShape, status int, msg string) {
+	if shape == googleErrors {
+		writeJSON(w, status, googleError{googleStatus{Code: status, Message: msg, Status: rpcStatus(status)}})
+		return
+	}
+	writeJSON(w, status, plainError{msg})
+}
+
+// mask removes key from s.
+func mask(s, key string) string {
+	if key == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, key, "REDACTED")
+}

@@ -1,0 +1,144 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/urlspec/urlspec/safebrowse/lookup"
+	"github.com/urlspec/urlspec/safebrowse/sbtest"
+)
+
+// searchURL is the proxy's urls:search URL for urls, with extra query
+// parameters.
+func searchURL(base string, urls []string, extra string) string {
+	q := url.Values{"urls": urls}
+	u := base + "/v5/urls:search?" + q.Encode()
+	if extra != "" {
+		u += "&" + extra
+	}
+	return u
+}
+
+func TestSearch(t *testing.T) {
+	_, _, p := newProxy(t, lookup.LocalList, true)
+	for _, tt := range []struct {
+		name       string
+		urls       []string
+		extra      string
+		wantStatus int
+		want       string // the whole body, or for errors a part of it
+	}{
+		// Only the unsafe URL is listed; cacheDuration covers all.
+		{"unsafe and safe", []string{safe, evil}, "", 200,
+			`{"threats":[{"url":"` + evil + `","threatTypes":["MALWARE"]}],"cacheDuration":"300s"}` + "\n"},
+		// Nothing unsafe: cacheDuration alone.
+		{"safe", []string{safe}, "", 200, `{"cacheDuration":"300s"}` + "\n"},
+		// A threat whose every detail is CANARY is not reported.
+		{"canary", []string{canary}, "", 200, `{"cacheDuration":"300s"}` + "\n"},
+		// The system parameters of Google's clients are accepted.
+		{"system parameters", []string{evil}, "alt=json&%24.xgafv=2&prettyPrint=false&fields=threats&quotaUser=u&key=anything", 200,
+			`{"threats":[{"url":"` + evil + `","threatTypes":["MALWARE"]}],"cacheDuration":"300s"}` + "\n"},
+		// A misspelt parameter is not ignored.
+		{"unknown parameter", []string{evil}, "url=x", 400, `"status":"INVALID_ARGUMENT"`},
+		// Only JSON is served.
+		{"alt=proto", []string{evil}, "alt=proto", 400, `only alt=json`},
+		// urls is required.
+		{"no urls", nil, "", 400, `urls is required`},
+		// 51 URLs is over Google's limit.
+		{"too many", make([]string, 51), "", 400, `51 urls in one request, at most 50`},
+		// A URL that cannot be parsed names its index.
+		{"bad URL", []string{safe, ""}, "", 400, `"message":"sbserver: urls[1]: lookup: safebrowse: empty URL`},
+		// A URL that is not UTF-8 is not checked as another string.
+		{"not UTF-8", []string{safe, "http://a.example/\xff"}, "", 400, `urls[1]: sbserver: URL is not valid UTF-8`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			status, body, h := do(t, "GET", searchURL(p.URL, tt.urls, tt.extra), "")
+			if status != tt.wantStatus {
+				t.Errorf("status %d, want %d: %s", status, tt.wantStatus, body)
+			}
+			if h.Get("Content-Type") != "application/json" {
+				t.Errorf("Content-Type %q", h.Get("Content-Type"))
+			}
+			if status == 200 && body != tt.want || status != 200 && !strings.Contains(body, tt.want) {
+				t.Errorf("body %s\nwant %s", body, tt.want)
+			}
+			if status != 200 {
+				var e googleError
+				if err := json.Unmarshal([]byte(body), &e); err != nil || e.Error.Code != status || e.Error.Status == "" {
+					t.Errorf("not Google's error shape: %s", body)
+				}
+			}
+		})
+	}
+}
+
+// TestSearchMaxURLs: 50 URLs are answered.
+func TestSearchMaxURLs(t *testing.T) {
+	_, _, p := newProxy(t, lookup.LocalList, true)
+	urls := make([]string, maxSearchURLs)
+	for i := range urls {
+		urls[i] = "http://host" + strconv.Itoa(i) + ".example/"
+	}
+	urls[49] = evil
+	status, body, _ := do(t, "GET", searchURL(p.URL, urls, ""), "")
+	if want := `{"threats":[{"url":"` + evil + `","threatTypes":["MALWARE"]}],"cacheDuration":"300s"}` + "\n"; status != 200 || body != want {
+		t.Errorf("status %d, body %s; want %s", status, body, want)
+	}
+}
+
+// TestSearchUnavailable: no URL is ever answered safe unchecked. Before the
+// lists load, after a failed search and while backing off, the reply is a
+// 503 UNAVAILABLE, with Retry-After while backing off.
+func TestSearchUnavailable(t *testing.T) {
+	s, c, p := newProxy(t, lookup.LocalList, false)
+	status, body, _ := do(t, "GET", searchURL(p.URL, []string{safe}, ""), "")
+	if status != 503 || !strings.Contains(body, `"status":"UNAVAILABLE"`) || !strings.Contains(body, "not loaded") {
+		t.Errorf("not ready: status %d, %s", status, body)
+	}
+	if err := c.Update(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	// Three failed searches, each a 503; the third starts the back-off.
+	s.Inject(sbtest.Fault{Endpoint: "hashes:search", Status: http.StatusInternalServerError, Times: 3})
+	for range 3 {
+		status, body, _ = do(t, "GET", searchURL(p.URL, []string{safe, evil}, ""), "")
+		if status != 503 || !strings.Contains(body, `"status":"UNAVAILABLE"`) || strings.Contains(body, "threats") {
+			t.Errorf("failed search: status %d, %s", status, body)
+		}
+	}
+	status, body, h := do(t, "GET", searchURL(p.URL, []string{evil}, ""), "")
+	if status != 503 || h.Get("Retry-After") == "" || !strings.Contains(body, "backing off") {
+		t.Errorf("backing off: status %d, Retry-After %q, %s", status, h.Get("Retry-After"), body)
+	}
+}
+
+func TestDurationJSON(t *testing.T) {
+	for _, tt := range []struct {
+		in   time.Duration
+		want string
+	}{
+		// Whole seconds, as Google sends.
+		{300 * time.Second, "300s"},
+		// Milliseconds take 3 digits.
+		{1500 * time.Millisecond, "1.500s"},
+		// Microseconds take 6.
+		{time.Second + time.Microsecond, "1.000001s"},
+		// Nanoseconds take 9.
+		{time.Nanosecond, "0.000000001s"},
+	} {
+		t.Run(tt.want, func(t *testing.T) {
+			if got := durationJSON(tt.in); got != tt.want {
+				t.Errorf("durationJSON(%v) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,199 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"mime"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/urlspec/urlspec/safebrowse/lookup"
+)
+
+// The bounds of a request.
+const (
+	maxBody       = 1 << 20 // bytes of a POST body
+	maxURLs       = 1000    // URLs of one POST /v5/urls:lookup
+	maxSearchURLs = 50      // URLs of one GET /v5/urls:search, as Google allows
+	maxEntries    = 500     // threatEntries of one POST /v4/threatMatches:find, as v4 allowed
+)
+
+// options configure a server.
+type options struct {
+	Mode          lookup.Mode
+	Frozen        bool
+	UpstreamKey   string        // masked out of every reply; never accepted from clients
+	ClientKeys    []string      // nil: no key needed (loopback only)
+	CacheDuration time.Duration // the cacheDuration of the drop-in replies; 0 means 300s
+	// Addr is the address listened on. When it is a loopback address (or
+	// ""), a request's Host must be a loopback name or Addr (no DNS
+	// rebinding).
+	Addr   string
+	Logger *slog.Logger // nil: discard
+}
+
+// A server answers sbserver's endpoints from one lookup.Client. It is an
+// http.Handler that a test can mount with httptest.
+type server struct {
+	c        *lookup.Client
+	o        options
+	loopback bool
+	keys     keySet
+	// searchBackoff is the last search back-off a lookup met, for /metrics.
+	searchBackoff atomic.Pointer[lookup.BackoffError]
+	closing       atomic.Bool // shutdown has begun: /readyz is a 503
+	reg           *prometheus.Registry
+	metrics       *requestMetrics
+	routes        map[string]*route
+}
+
+// A route is one endpoint.
+type route struct {
+	name    string // the metrics' endpoint label
+	methods string // allowed, as in an Allow header
+	shape   errorShape
+	open    bool // needs no client key: the probes
+	serve   func(w http.ResponseWriter, r *http.Request)
+}
+
+// newServer returns the server of c.
+func newServer(c *lookup.Client, o options) *server {
+	if o.CacheDuration == 0 {
+		o.CacheDuration = 300 * time.Second
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := &server{c: c, o: o, loopback: o.Addr == "" || checkLoopback(o.Addr) == nil, keys: newKeySet(o.ClientKeys)}
+	s.routes = map[string]*route{
+		"/v5/urls:lookup":        {name: "urls:lookup", methods: "POST", serve: s.lookup},
+		"/v5/urls:search":        {name: "urls:search", methods: "GET", shape: googleErrors, serve: s.search},
+		"/v4/threatMatches:find": {name: "threatMatches:find", methods: "POST", shape: googleErrors, serve: s.find},
+		"/status":                {name: "status", methods: "GET, HEAD", serve: s.status},
+		"/healthz":               {name: "healthz", methods: "GET, HEAD", open: true, serve: s.healthz},
+		"/readyz":                {name: "readyz", methods: "GET, HEAD", open: true, serve: s.readyz},
+		"/metrics":               {name: "metrics", methods: "GET, HEAD"},
+	}
+	s.reg, s.metrics = newRegistry(s)
+	s.routes["/metrics"].serve = s.metricsHandler()
+	return s
+}
+
+// ServeHTTP refuses what a browser sends cross-site and requests without a
+// valid client key, then routes the request, counting it in the metrics.
+// Every reply is JSON, apart from /metrics.
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	rt := s.routes[r.URL.Path]
+	rec := &recorder{ResponseWriter: w, code: http.StatusOK}
+	s.serve(rec, r, rt)
+	name := "other"
+	if rt != nil {
+		name = rt.name
+	}
+	s.metrics.observe(name, rec.code, time.Since(start))
+}
+
+func (s *server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
+	shape := plainErrors
+	if rt != nil {
+		shape = rt.shape
+	}
+	if err := s.checkBrowser(r); err != nil {
+		s.fail(w, shape, http.StatusForbidden, err)
+		return
+	}
+	if rt == nil || !rt.open {
+		if status, err := s.checkKey(r); err != nil {
+			s.fail(w, shape, status, err)
+			return
+		}
+	}
+	if rt == nil {
+		s.notFound(w, r)
+		return
+	}
+	if !allowed(rt.methods, r.Method) {
+		w.Header().Set("Allow", rt.methods)
+		method := r.Method // a token, as net/http checks, but of any length
+		if len(method) > maxQuoted {
+			method = quote(method)
+		}
+		s.fail(w, shape, http.StatusMethodNotAllowed, fmt.Errorf("sbserver: method %s not allowed: use %s", method, rt.methods))
+		return
+	}
+	if r.Method == http.MethodPost {
+		if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+			s.fail(w, shape, http.StatusUnsupportedMediaType, fmt.Errorf("sbserver: Content-Type %s: the body must be application/json", quote(r.Header.Get("Content-Type"))))
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	}
+	rt.serve(w, r)
+}
+
+// notFound answers a path that is no endpoint: a JSON redirect to the
+// endpoint it names once cleaned (as http.ServeMux redirects, but in JSON),
+// else a 404.
+func (s *server) notFound(w http.ResponseWriter, r *http.Request) {
+	clean := path.Clean("/" + r.URL.Path)
+	if rt := s.routes[clean]; rt != nil && clean != r.URL.Path {
+		u := *r.URL
+		u.Path, u.RawPath = clean, ""
+		w.Header().Set("Location", u.RequestURI())
+		s.fail(w, rt.shape, http.StatusTemporaryRedirect, fmt.Errorf("sbserver: moved to %s", clean))
+		return
+	}
+	s.fail(w, plainErrors, http.StatusNotFound, fmt.Errorf("sbserver: not found: %s: the endpoints are POST /v5/urls:lookup, GET /v5/urls:search, POST /v4/threatMatches:find, GET /status, /healthz, /readyz and /metrics", quote(r.URL.Path)))
+}
+
+// allowed reports whether method is in the Allow list methods.
+func allowed(methods, method string) bool {
+	for m := range strings.SplitSeq(methods, ", ") {
+		if m == method {
+			return true
+		}
+	}
+	return false
+}
+
+// fail replies with err in shape, the upstream key masked, and
+// Retry-After when err is the client backing off.
+func (s *server) fail(w http.ResponseWriter, shape errorShape, status int, err error) {
+	retryAfter(w, err)
+	writeError(w, shape, status, mask(err.Error(), s.o.UpstreamKey))
+}
+
+// retryAfter sets Retry-After when err is the client backing off.
+func retryAfter(w http.ResponseWriter, err error) {
+	var be *lookup.BackoffError
+	if errors.As(err, &be) {
+		secs := math.Ceil(time.Until(be.Until).Seconds())
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(secs))))
+	}
+}
+
+// recorder keeps the status a handler wrote, for the metrics.
+type recorder struct {
+	http.ResponseWriter
+	code int
+}
+
+func (r *recorder) WriteHeader(code int) {
+	r.code = code
+	r.ResponseWriter.WriteHeader(code)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
