@@ -147,8 +147,19 @@ func AppendDecode(dst []byte, s string) ([]byte, error) {
 	}
 	// The output is built as code points, because each decoded code point
 	// is inserted at an arbitrary position. It has at most one code point
-	// per input byte.
+	// per input byte, so a short input (any DNS label) needs no MaxLen
+	// buffer, which would be cleared on every call.
+	if len(s) <= shortLen {
+		var out [shortLen]rune
+		return decodeRunes(dst, s, out[:])
+	}
 	var out [MaxLen]rune
+	return decodeRunes(dst, s, out[:])
+}
+
+// decodeRunes is AppendDecode with out, of at least len(s) code points, to
+// build the output in.
+func decodeRunes(dst []byte, s string, out []rune) ([]byte, error) {
 	n := 0
 
 	// Section 6.2: copy the code points before the last delimiter, if any,
@@ -178,7 +189,11 @@ func AppendDecode(dst []byte, s string) ([]byte, error) {
 			if !ok {
 				return dst, ErrBadDigit
 			}
-			if digit > (maxInt-i)/w {
+			// Section 6.4's overflow checks, "digit > (maxint - i) / w"
+			// and "w > maxint / (base - t)", as products in int64, which
+			// hold them (each factor is at most maxint, the other at most
+			// base), without a division per digit.
+			if int64(digit)*int64(w) > int64(maxInt-i) {
 				return dst, ErrOverflow
 			}
 			i += digit * w
@@ -186,7 +201,7 @@ func AppendDecode(dst []byte, s string) ([]byte, error) {
 			if digit < t {
 				break
 			}
-			if w > maxInt/(base-t) {
+			if int64(w)*int64(base-t) > maxInt {
 				return dst, ErrOverflow
 			}
 			w *= base - t
