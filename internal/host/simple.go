@@ -79,13 +79,21 @@ func Known(r rune) bool {
 // Bidi domain name), every label must satisfy [BidiRule]. For any other u,
 // known is false.
 func KnownValid(u string) (valid, known bool) {
+	valid, _, known = KnownValidBidi(u)
+	return valid, known
+}
+
+// KnownValidBidi is [KnownValid], and also reports whether u, when known,
+// is a Bidi domain name: whether some code point is AL or AN, so that the
+// Bidi Rule applies to each label.
+func KnownValidBidi(u string) (valid, bidi, known bool) {
 	rtl, bidiOK := false, true
 	var b bidiLabel
 	start := 0
 	for i := 0; ; {
 		if i == len(u) || u[i] == '.' {
 			if i == start || i-start >= 4 && u[start:start+4] == "xn--" {
-				return false, false
+				return false, false, false
 			}
 			bidiOK = bidiOK && b.ok()
 			if i == len(u) {
@@ -98,11 +106,11 @@ func KnownValid(u string) (valid, known bool) {
 		}
 		c, size := classAt(u[i:])
 		if c == 0 {
-			return false, false
+			return false, false, false
 		}
 		rtl = rtl || c >= classAL
 		b.next(c)
 		i += size
 	}
-	return !rtl || bidiOK, true
+	return !rtl || bidiOK, rtl, true
 }
