@@ -67,11 +67,12 @@ func DomainPrefix(domain string) (string, error) {
 // dst unchanged. It makes no allocations when dst has room for 63 more
 // bytes, for an ASCII domain with no A-label ("xn--"), and for a domain
 // whose Unicode form has only code points of common scripts whose UTS #46
-// processing is known exactly (lowercase ASCII letters, digits and "-",
-// Latin-1, Greek and Cyrillic lowercase letters, kana, Hangul, CJK
-// ideographs, Arabic letters and digits). Any other Unicode domain or
-// A-label goes through one UTS #46 pass of golang.org/x/net/idna, which
-// allocates.
+// processing is known exactly (lowercase ASCII letters, digits and "-";
+// lowercase Latin, Greek, Cyrillic and Armenian letters; Georgian, Hebrew
+// and Arabic letters; Thai letters and digits; kana, Hangul, CJK
+// ideographs and Arabic digits). Any other Unicode domain or A-label
+// (upper case, combining marks) goes through one UTS #46 pass of
+// golang.org/x/net/idna, which allocates.
 func AppendDomainPrefix(dst []byte, domain string) ([]byte, error) {
 	return appendDomainPrefix(dst, domain, true)
 }
