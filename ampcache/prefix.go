@@ -67,11 +67,12 @@ func DomainPrefix(domain string) (string, error) {
 // dst unchanged. It makes no allocations when dst has room for 63 more
 // bytes, for an ASCII domain with no A-label ("xn--"), and for a domain
 // whose Unicode form has only code points of common scripts whose UTS #46
-// processing is known exactly (lowercase ASCII letters, digits and "-",
-// Latin-1, Greek and Cyrillic lowercase letters, kana, Hangul, CJK
-// ideographs, Arabic letters and digits). Any other Unicode domain or
-// A-label goes through one UTS #46 pass of golang.org/x/net/idna, which
-// allocates.
+// processing is known exactly (lowercase ASCII letters, digits and "-";
+// lowercase Latin, Greek, Cyrillic and Armenian letters; Georgian, Hebrew
+// and Arabic letters; Thai letters and digits; kana, Hangul, CJK
+// ideographs and Arabic digits). Any other Unicode domain or A-label
+// (upper case, combining marks) goes through one UTS #46 pass of
+// golang.org/x/net/idna, which allocates.
 func AppendDomainPrefix(dst []byte, domain string) ([]byte, error) {
 	return appendDomainPrefix(dst, domain, true)
 }
@@ -308,6 +309,11 @@ func quoteByte(c byte) string {
 // and steps 2 to 5 itself, encoding the one result label with
 // internal/punycode.
 func appendUnicodePrefix(dst []byte, domain, d string, known bool) ([]byte, error) {
+	if known {
+		if out, ok, err := appendKnownPrefix(dst, domain, d); ok {
+			return out, err
+		}
+	}
 	// Decision b, in one order on both paths: forbidden code points, empty
 	// labels, invalid Punycode, length.
 	if !utf8.ValidString(d) {
@@ -386,6 +392,111 @@ func appendUnicodePrefix(dst []byte, domain, d string, known bool) ([]byte, erro
 		return appendLowerFallback(dst[:orig], d), nil
 	}
 	return dst, nil
+}
+
+// shortDomain is the longest ASCII domain whose A-labels appendKnownPrefix
+// decodes on the stack: each decoded code point takes at least one byte of
+// an A-label and at most utf8.UTFMax bytes in UTF-8.
+const shortDomain = 64
+
+// appendKnownPrefix is appendUnicodePrefix, without x/net/idna and in fewer
+// passes, for a domain d whose Unicode form u host.KnownValid knows: d
+// itself when d is not ASCII, or, for an ASCII d of at most shortDomain
+// bytes, d with its A-labels decoded (each to a non-ASCII label) and its
+// ASCII letters lowercased, as unicodeForm.compute makes it. Such a u has
+// no forbidden code point, no empty label and no invalid Punycode, is
+// valid UTF-8, and is its own mapping; its labels hold only [a-z0-9-] and
+// known non-ASCII code points, so the AMP label rules (ampLabel) come down
+// to CheckHyphens. For any other d it reports false, and the caller takes
+// the x/net path, which gives the errors in their order.
+func appendKnownPrefix(dst []byte, domain, d string) ([]byte, bool, error) {
+	var ubuf [utf8.UTFMax * shortDomain]byte
+	u := d
+	ascii := host.IsASCII(d)
+	if ascii {
+		if len(d) > shortDomain {
+			return dst, false, nil
+		}
+		b := ubuf[:0]
+		for rest, more := d, true; more; {
+			var label string
+			label, rest, more = cutLabel(rest)
+			start := len(b)
+			if !hasACEPrefix(label) {
+				b = append(b, label...)
+			} else {
+				var err error
+				b, err = punycode.AppendDecode(b, label[4:])
+				if err != nil || host.IsASCII(unsafeString(b[start:])) {
+					return dst, false, nil
+				}
+			}
+			for i := start; i < len(b); i++ {
+				b[i] = host.Lower(b[i])
+			}
+			if more {
+				b = append(b, '.')
+			}
+		}
+		u = unsafeString(b)
+	}
+	valid, bidi, known := host.KnownValidBidi(u)
+	if !known {
+		return dst, false, nil
+	}
+	if ascii && len(d) > maxDomain || !ascii && asciiLen(d, u, true) > maxDomain {
+		return dst, true, newError(ErrTooLong, domain, "")
+	}
+	if !valid {
+		// The publisher host fails UTS #46 validation (decision c).
+		return appendLowerFallback(dst, d), true, nil
+	}
+	// Steps 2 and 3, as appendUnicodePrefix takes them; u's dots are all
+	// ".".
+	var sbuf [4*maxLabel + 8]byte
+	s := append(sbuf[:0], "0-"...)
+	start := 0
+	for i := 0; i <= len(u); i++ {
+		if i < len(u) && u[i] != '.' {
+			continue
+		}
+		label := u[start:i]
+		if !hyphensOK(label) || len(s)+2*len(label)+1 > 4*maxLabel+2 {
+			return appendLowerFallback(dst, d), true, nil
+		}
+		for j := 0; j < len(label); j++ {
+			if label[j] == '-' {
+				s = append(s, '-')
+			}
+			s = append(s, label[j])
+		}
+		if i < len(u) {
+			s = append(s, '-')
+		}
+		start = i + 1
+	}
+	// Step 4, on byte positions 3 and 4 of step 3's output (decision d).
+	if t := s[2:]; len(t) >= 4 && t[2] == '-' && t[3] == '-' {
+		s = append(s, "-0"...)
+	} else {
+		s = s[2:]
+	}
+	// Step 5, and the checks of appendLabel on a prefix of known code
+	// points, which is not ASCII: u has a non-ASCII label. The Bidi rule
+	// can apply to the prefix as one label only if u is a Bidi domain
+	// name, which has the same code points.
+	orig := len(dst)
+	dst = append(dst, "xn--"...)
+	dst, err := punycode.AppendEncode(dst, unsafeString(s))
+	ok := err == nil && len(dst)-orig <= maxLabel
+	if ok && bidi {
+		valid, known := host.KnownValid(unsafeString(s))
+		ok = valid && known && hyphensOK(unsafeString(s))
+	}
+	if !ok {
+		return appendLowerFallback(dst[:orig], d), true, nil
+	}
+	return dst, true, nil
 }
 
 // checkLabels returns the error for an empty label, or an ASCII "xn--"

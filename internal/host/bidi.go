@@ -15,7 +15,7 @@ const (
 	classL  bidiClass = 1 + iota // left to right
 	classEN                      // European number
 	classES                      // European separator
-	classAL                      // Arabic letter
+	classAL                      // Arabic letter, or right to left (R), which the Bidi Rule treats alike
 	classAN                      // Arabic number
 )
 
@@ -29,6 +29,26 @@ var asciiClasses = func() (t [utf8.RuneSelf]bidiClass) {
 		t[c] = classEN
 	}
 	t['-'] = classES
+	return t
+}()
+
+// knownClasses are the classes of the code points below U+2000 that Known
+// accepts, and 0 for the others: ASCII, Simple's, the Arabic ones and
+// knownExtra's, in one table, so that classAt looks each up once.
+var knownClasses = func() (t [0x2000]bidiClass) {
+	copy(t[:], asciiClasses[:])
+	for r := rune(utf8.RuneSelf); r < rune(len(t)); r++ {
+		if Simple(r) {
+			t[r] = classL
+		} else {
+			t[r] = arabicClass(r)
+		}
+	}
+	for _, e := range knownExtra {
+		for r := e.lo; r <= e.hi; r += e.step {
+			t[r] = e.class
+		}
+	}
 	return t
 }()
 
@@ -64,23 +84,22 @@ func classAt(s string) (bidiClass, int) {
 	if c < utf8.RuneSelf {
 		return asciiClasses[c], 1
 	}
-	// Two bytes (U+0080 to U+07FF: Latin-1, Greek, Cyrillic, Arabic),
-	// decoded inline.
+	// Two bytes (U+0080 to U+07FF: Latin, Greek, Cyrillic, Armenian,
+	// Hebrew, Arabic), decoded inline.
 	if 0xC2 <= c && c < 0xE0 {
 		if len(s) < 2 || s[1]&0xC0 != 0x80 {
 			return 0, 1
 		}
-		r := rune(c&0x1F)<<6 | rune(s[1]&0x3F)
-		if Simple(r) {
-			return classL, 2
-		}
-		return arabicClass(r), 2
+		return knownClasses[rune(c&0x1F)<<6|rune(s[1]&0x3F)], 2
 	}
 	r, size := utf8.DecodeRuneInString(s)
+	if uint32(r) < uint32(len(knownClasses)) {
+		return knownClasses[r], size
+	}
 	if Simple(r) {
 		return classL, size
 	}
-	return arabicClass(r), size
+	return 0, size
 }
 
 // A bidiLabel follows one label through the Bidi Rule, a code point at a

@@ -78,19 +78,22 @@ const (
 const maxInt = 1<<31 - 1
 
 // adapt is the bias adaptation function, as specified in section 6.1.
+// Its arguments are at most maxInt and positive, so it divides in uint32,
+// which is cheaper than in int on 64-bit machines.
 func adapt(delta, numPoints int, firstTime bool) int {
+	d := uint32(delta)
 	if firstTime {
-		delta /= damp
+		d /= damp
 	} else {
-		delta /= 2
+		d /= 2
 	}
-	delta += delta / numPoints
+	d += d / uint32(numPoints)
 	k := 0
-	for delta > ((base-tmin)*tmax)/2 {
-		delta /= base - tmin
+	for d > ((base-tmin)*tmax)/2 {
+		d /= base - tmin
 		k += base
 	}
-	return k + (base-tmin+1)*delta/(delta+skew)
+	return k + int((base-tmin+1)*d/(d+skew))
 }
 
 // threshold returns t for position k, clamped to [tmin, tmax], as in the
@@ -121,10 +124,7 @@ func decodeDigit(c byte) (int, bool) {
 // encodeDigit returns the lowercase basic code point for digit d, 0 <= d < 36
 // (section 5).
 func encodeDigit(d int) byte {
-	if d < 26 {
-		return byte('a' + d)
-	}
-	return byte('0' + d - 26)
+	return "abcdefghijklmnopqrstuvwxyz0123456789"[d]
 }
 
 // Decode returns the Unicode string, in UTF-8, that the Punycode string s
@@ -147,8 +147,19 @@ func AppendDecode(dst []byte, s string) ([]byte, error) {
 	}
 	// The output is built as code points, because each decoded code point
 	// is inserted at an arbitrary position. It has at most one code point
-	// per input byte.
+	// per input byte, so a short input (any DNS label) needs no MaxLen
+	// buffer, which would be cleared on every call.
+	if len(s) <= shortLen {
+		var out [shortLen]rune
+		return decodeRunes(dst, s, out[:])
+	}
 	var out [MaxLen]rune
+	return decodeRunes(dst, s, out[:])
+}
+
+// decodeRunes is AppendDecode with out, of at least len(s) code points, to
+// build the output in.
+func decodeRunes(dst []byte, s string, out []rune) ([]byte, error) {
 	n := 0
 
 	// Section 6.2: copy the code points before the last delimiter, if any,
@@ -178,7 +189,11 @@ func AppendDecode(dst []byte, s string) ([]byte, error) {
 			if !ok {
 				return dst, ErrBadDigit
 			}
-			if digit > (maxInt-i)/w {
+			// Section 6.4's overflow checks, "digit > (maxint - i) / w"
+			// and "w > maxint / (base - t)", as products in int64, which
+			// hold them (each factor is at most maxint, the other at most
+			// base), without a division per digit.
+			if int64(digit)*int64(w) > int64(maxInt-i) {
 				return dst, ErrOverflow
 			}
 			i += digit * w
@@ -186,17 +201,19 @@ func AppendDecode(dst []byte, s string) ([]byte, error) {
 			if digit < t {
 				break
 			}
-			if w > maxInt/(base-t) {
+			if int64(w)*int64(base-t) > maxInt {
 				return dst, ErrOverflow
 			}
 			w *= base - t
 		}
 		bias = adapt(i-oldi, n+1, oldi == 0)
-		if i/(n+1) > maxInt-cp {
+		// i and n+1 are positive and at most maxInt: divide in uint32.
+		q, r := uint32(i)/uint32(n+1), uint32(i)%uint32(n+1)
+		if int(q) > maxInt-cp {
 			return dst, ErrOverflow
 		}
-		cp += i / (n + 1)
-		i %= n + 1
+		cp += int(q)
+		i = int(r)
 		switch {
 		case cp < 0x80:
 			return dst, ErrBasicDecoded
@@ -322,7 +339,9 @@ func encodeRunes(dst []byte, s string, buf []rune) ([]byte, error) {
 	}
 	cp, delta, bias := initialN, 0, initialBias
 	for h := basic; h < n; {
-		if m-cp > (maxInt-delta)/(h+1) {
+		// Section 6.4's "m - n > (maxint - delta) / (h + 1)", as a
+		// product in int64, which holds it.
+		if int64(m-cp)*int64(h+1) > int64(maxInt-delta) {
 			return dst, ErrOverflow
 		}
 		delta += (m - cp) * (h + 1)
@@ -349,8 +368,10 @@ func encodeRunes(dst []byte, s string, buf []rune) ([]byte, error) {
 				if q < t {
 					break
 				}
-				dst = append(dst, encodeDigit(t+(q-t)%(base-t)))
-				q = (q - t) / (base - t)
+				// q-t >= 0 and q <= maxInt: divide in uint32.
+				v, d := uint32(q-t), uint32(base-t)
+				dst = append(dst, encodeDigit(t+int(v%d)))
+				q = int(v / d)
 			}
 			dst = append(dst, encodeDigit(q))
 			bias = adapt(delta, h+1, h == basic)
