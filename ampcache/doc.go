@@ -64,14 +64,15 @@
 // [AppendDomainPrefix] makes no allocations for an ASCII domain with no
 // A-label, nor for a domain whose Unicode form holds only lowercase ASCII
 // letters, digits, "-" and letters of common scripts whose UTS #46
-// processing is known exactly (Latin-1, Greek and Cyrillic lowercase
-// letters, kana, Hangul, CJK ideographs, Arabic letters and digits): UTS #46
+// processing is known exactly (lowercase Latin, Greek, Cyrillic and
+// Armenian letters; Georgian, Hebrew and Arabic letters; Thai letters and
+// digits; kana, Hangul, CJK ideographs and Arabic digits): UTS #46
 // changes none of them, and its one check that can fail, the Bidi rule of
 // RFC 5893, is made without golang.org/x/net/idna, on the domain and on the
 // prefix as one label. Tests hold this path to x/net/idna on every such
 // code point. Any other Unicode domain or A-label takes one pass of
 // x/net/idna (one allocation), and a prefix that may be right-to-left
-// (Hebrew, say) a second one, for the Bidi rule on the prefix. The prefix
+// (Syriac or Thaana, say) a second one, for the Bidi rule on the prefix. The prefix
 // label is encoded with this module's RFC 3492 Punycode.
 //
 // # Caches
