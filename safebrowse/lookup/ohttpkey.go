@@ -272,12 +272,12 @@ func (c *Client) runOHTTPKey(ctx context.Context) error {
 		c.fetchOHTTPKey(ctx, false) // a failure is logged and recorded
 		now := c.now()
 		k.mu.Lock()
-		wait := ohttpKeyRetry
+		wait := ohttpKeyRetry // after a failure, before the back-off
 		switch {
-		case k.key != nil:
-			wait = k.fetched.Add(ohttpKeyRefresh).Sub(now)
 		case !k.until.IsZero() && k.until.After(now):
 			wait = k.until.Sub(now)
+		case k.key != nil && now.Before(k.fetched.Add(ohttpKeyRefresh)):
+			wait = k.fetched.Add(ohttpKeyRefresh).Sub(now)
 		}
 		k.mu.Unlock()
 		if err := k.sleep(ctx, wait); err != nil {
