@@ -526,7 +526,7 @@ func TestOHTTPPinned(t *testing.T) {
 			t.Errorf("after rotation: %v", err)
 		}
 	}
-	time.Sleep(10 * time.Millisecond) // time for a refetch, were there one
+	time.Sleep(10 * time.Millisecond)             // time for a refetch, were there one
 	if n := s.Requests("hpkekeyconfig"); n != 1 { // the test's own
 		t.Errorf("%d key fetches", n)
 	}
