@@ -183,4 +183,3 @@ func FuzzOHTTPReply(f *testing.F) {
 		}
 	})
 }
-

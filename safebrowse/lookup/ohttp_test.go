@@ -394,7 +394,7 @@ func TestOHTTPFailures(t *testing.T) {
 		// The v5 server's reply is not a message: corrupt, as directly.
 		{name: "inner garbage", fault: &sbtest.Fault{Endpoint: "hashes:search", Garbage: true}},
 		// The relay fails.
-		{name: "relay 502", reply: func(w http.ResponseWriter, _ *http.Request) { http.Error(w, "upstream gone", 502) }, ohttp: true, status: 502},
+		{name: "relay 502", reply: func(w http.ResponseWriter, _ *http.Request) { http.Error(w, "upstream gone", http.StatusBadGateway) }, ohttp: true, status: 502},
 		// The relay is gone.
 		{name: "relay gone", closeRelay: true, ohttp: true},
 		// The relay answers garbage as message/ohttp-res.
