@@ -69,3 +69,27 @@ func TestSearchRequestChromium(t *testing.T) {
 		t.Fatalf("got %x, %v", m.HashPrefixes, err)
 	}
 }
+
+// FuzzSearchHashesRequest: reading never panics nor reads more prefixes
+// than asked, and what it reads writes back to a message that reads the
+// same.
+func FuzzSearchHashesRequest(f *testing.F) {
+	// One prefix; an unknown field; a wrong wire type; a truncated length.
+	f.Add([]byte{0x0a, 0x04, 0xde, 0xad, 0xbe, 0xef})
+	f.Add([]byte{0x10, 0x01, 0x0a, 0x00})
+	f.Add([]byte{0x08, 0x01})
+	f.Add([]byte{0x0a, 0x40})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := ParseSearchHashesRequest(b, 8)
+		if len(m.HashPrefixes) > 8 {
+			t.Fatalf("%d prefixes read", len(m.HashPrefixes))
+		}
+		if err != nil {
+			return
+		}
+		again, err := ParseSearchHashesRequest(AppendSearchHashesRequest(nil, &m), 8)
+		if err != nil || !reflect.DeepEqual(again.HashPrefixes, m.HashPrefixes) {
+			t.Fatalf("round trip: %x, %v; want %x", again.HashPrefixes, err, m.HashPrefixes)
+		}
+	})
+}
