@@ -77,6 +77,9 @@ func (b *backoff) check(now time.Time) error {
 // (unused by searches, whose waits Chromium does not randomise). It reports
 // whether the request started a back-off.
 func (b *backoff) fail(now time.Time, r float64, err error) bool {
+	if isKeyEvent(err) {
+		return false // the OHTTP key's failure, not the server's (ohttp.go)
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.last = err

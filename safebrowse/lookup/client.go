@@ -121,6 +121,11 @@ type Config struct {
 	// Mode says. It needs Dir, and a Mode that keeps lists. false (the
 	// default) updates the lists when Update or Run is called.
 	Frozen bool
+
+	// OHTTP, when non-nil, sends every hashes:search through an Oblivious
+	// HTTP relay to Google's gateway, never directly (see the package doc,
+	// "Oblivious HTTP"). nil sends searches directly to BaseURL.
+	OHTTP *OHTTPConfig
 }
 
 // A Client answers whether URLs are unsafe, from the Safe Browsing v5 API
@@ -143,6 +148,7 @@ type Client struct {
 	active atomic.Pointer[[]*hashlist.List]
 	cache  *cache
 	stats  counters
+	ohttp  *ohttpState // nil without Config.OHTTP (ohttpkey.go)
 
 	searches backoff // of hashes:search
 	updates  backoff // of hashList and hashLists:batchGet
@@ -236,6 +242,9 @@ func New(cfg Config) (*Client, error) {
 		c.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	c.closing, c.close = context.WithCancel(context.Background())
+	if c.ohttp, err = newOHTTP(cfg.OHTTP, c); err != nil {
+		return nil, err
+	}
 	if c.dir != "" {
 		if err := os.MkdirAll(c.dir, 0o755); err != nil {
 			return nil, fmt.Errorf("lookup: Config.Dir: %w", err)
@@ -370,7 +379,9 @@ func (c *Client) markReady() {
 }
 
 // Ready waits until every list has been loaded once, from Dir or the
-// server, so that lookups no longer return [ErrNotReady], and returns nil.
+// server, so that lookups no longer return [ErrNotReady], and, with
+// Config.OHTTP, until the client has held the gateway's key once; then it
+// returns nil.
 // Ready fetches nothing itself: [Client.Run] or [Client.Update] must be
 // running. It returns early with an error:
 //
@@ -380,6 +391,9 @@ func (c *Client) markReady() {
 //     client is backing off by then;
 //   - at once for a frozen client (Config.Frozen) that Dir did not give
 //     every list: [ErrNotReady];
+//   - with Config.OHTTP, as soon as a key fetch has failed while the
+//     client has never held a key: an [ErrNotReady] wrapping the failure,
+//     an [ErrOHTTP];
 //   - ctx's error if ctx ends first, and [ErrClosed] if the client is
 //     closed.
 //
@@ -387,7 +401,7 @@ func (c *Client) markReady() {
 func (c *Client) Ready(ctx context.Context) error {
 	for {
 		if c.isReady.Load() {
-			return nil
+			return c.readyOHTTP(ctx)
 		}
 		c.readyMu.Lock()
 		failure, changed := c.failure, c.changed
@@ -448,8 +462,9 @@ func (c *Client) notReady() error {
 	return ErrNotReady
 }
 
-// IsReady reports whether every list has been loaded once.
-func (c *Client) IsReady() bool { return c.isReady.Load() }
+// IsReady reports whether every list has been loaded once and, with
+// Config.OHTTP, the client has held the gateway's key once.
+func (c *Client) IsReady() bool { return c.isReady.Load() && c.ohttpHeld() }
 
 // Close stops [Client.Run], cancels the requests in flight, waits for an
 // update in progress to end (so that nothing writes to Dir after Close
@@ -458,6 +473,7 @@ func (c *Client) IsReady() bool { return c.isReady.Load() }
 func (c *Client) Close() error {
 	c.closeOnce.Do(func() {
 		c.close()
+		c.stopOHTTP()
 		c.updateMu.Lock()
 		//lint:ignore SA2001 an empty critical section waits for the update in progress
 		c.updateMu.Unlock()

@@ -110,6 +110,59 @@
 // lists freeze: lookups still send hashes:search what their procedure
 // sends, and cache the replies as usual.
 //
+// # Oblivious HTTP
+//
+// A search reveals the 4-byte hash prefixes of the URLs asked about, and
+// the client's address. With Config.OHTTP ([OHTTPConfig]), every
+// hashes:search goes through an Oblivious HTTP relay (RFC 9458) to
+// Google's Safe Browsing Oblivious HTTP Gateway
+// (https://developers.google.com/safe-browsing/ohttp/reference), as
+// Chrome's hash-prefix real-time checks do: the relay learns who asks but
+// not what, and Google what is asked but not by whom, as long as the two
+// do not share what they see. The relay must therefore be someone else's:
+// one run by the client's operator or by Google hides nothing.
+//
+//   - The inner request is the GET the client would send directly, under
+//     BaseURL, with the prefixes, key= and the User-Agent, as Binary HTTP
+//     (RFC 9292) sealed for the gateway's key; the API key travels only
+//     inside the encryption. The inner authority is BaseURL's host, so the
+//     relay's gateway must serve that API: Google's serves Google's only.
+//   - The outer request is a POST of message/ohttp-req to RelayURL with
+//     no key, no User-Agent and no cookie from HTTPClient.Jar.
+//   - Only searches take this path: list updates reveal nothing of what
+//     users visit, and go directly to BaseURL.
+//   - There is no fallback. A search that fails on this path is an error
+//     for its URLs, never a direct request and never "safe": an
+//     [ErrOHTTP] with its cause (also a [*StatusError] for an outer status
+//     other than 200). A 200 whose inner status is not 200 is a
+//     [*StatusError], as directly. These count as SearchErrors and go into
+//     the searches' back-off.
+//   - The key comes from KeyURL ([DefaultOHTTPKeyURL]), directly, with
+//     key=, as Chromium fetches it: [Client.Run] fetches it at once and
+//     again when it is a day old, as Google advises; [Client.Update]
+//     fetches it when the client has none; [Client.Ready] waits for it. A
+//     search never fetches it: with no key, it fails with [ErrOHTTP].
+//   - A 422 (what Chromium handles), or a 400 with RFC 9458's ohttp-key
+//     problem, means that the gateway could not use the key: that search
+//     fails, the key is dropped, and a timer fetches it again after a
+//     random delay of up to KeyRefetchJitter (60 s), so that the gateway
+//     cannot tie the fetch to the search. Every such refusal costs up to
+//     that long of failed searches. A reply carrying
+//     X-OhttpPublickey-Rotated keeps the key and schedules the same
+//     refetch. Neither starts the searches' back-off: they are key events,
+//     not server failures.
+//   - A pinned KeyConfig is never fetched, dropped or refetched: a 422
+//     fails the search and is logged.
+//   - Key fetches back off as Chromium's do: after 3 consecutive failures,
+//     5 minutes, doubling with each further failure up to 24 hours (Run
+//     retries after a minute before that). Meanwhile searches fail with
+//     the fetch's error as cause, if the client has no key.
+//   - [Stats] counts key fetches and key errors; [Client.OHTTPStatus]
+//     reports the key in use and the last key error.
+//   - Limits: a key configuration of [ohttp.MaxKeyConfigsSize] bytes, and
+//     encapsulated requests and replies, and their Binary HTTP, of
+//     [ohttp.MaxMessageSize], checked before the work.
+//
 // # Decisions where the spec is silent
 //
 //   - Search errors are returned, not turned into SAFE (Local List step 3).
@@ -146,6 +199,16 @@
 //     ready: the old list answers, and ListStatus.Err reports it.
 //   - A list file records when its list is next due, so that a restart does
 //     not fetch early; a due time more than a day ahead is ignored.
+//   - With Config.OHTTP: Frozen freezes the lists, not the gateway's key,
+//     which Update and Run still fetch. Ready and IsReady wait for a key
+//     held once, as for lists loaded once: a key dropped later makes
+//     searches fail, not the client unready. A key whose refresh fails is
+//     kept until the gateway refuses it. The key fetch sends no cookie,
+//     as Chromium's omits credentials, but the User-Agent, as every
+//     direct request does. A search with no key sends nothing but counts
+//     in Searches and SearchErrors, as a search that failed. The inner
+//     request is the REST form (hashPrefixes=), the one direct searches
+//     use, not Chromium's $req, which Google's page does not show.
 //
 // Four decisions on the wire, where only Google's real server would tell,
 // each taken as Chromium takes it:

@@ -71,7 +71,13 @@ func (c *Client) get(ctx context.Context, method, path string, query url.Values,
 
 // getRaw is get with the query already encoded.
 func (c *Client) getRaw(ctx context.Context, method, path, rawQuery string, limit int64) ([]byte, error) {
-	body, err := c.get1(ctx, method, path, rawQuery, limit)
+	var body []byte
+	var err error
+	if c.ohttp != nil && method == methodSearch {
+		body, err = c.getOHTTP(ctx, method, path, rawQuery, limit) // ohttp.go
+	} else {
+		body, err = c.get1(ctx, method, path, rawQuery, limit)
+	}
 	return body, redact(err, c.key)
 }
 

@@ -38,6 +38,14 @@ type Stats struct {
 	// other than 200, or a corrupt reply or list. A checksum mismatch is
 	// not a failed fetch.
 	UpdateErrors uint64
+	// OHTTPKeyFetches counts the requests for the OHTTP gateway's key, with
+	// Config.OHTTP. Searches through the relay count in Searches and
+	// SearchErrors, as direct ones do; so does a search that failed for
+	// want of a key, though it sent nothing.
+	OHTTPKeyFetches uint64
+	// OHTTPKeyErrors counts the failed key fetches, and the searches whose
+	// key the gateway refused (a 422 or the ohttp-key problem).
+	OHTTPKeyErrors uint64
 }
 
 // counters are a Client's Stats, each updated atomically, so that counting
@@ -45,6 +53,7 @@ type Stats struct {
 type counters struct {
 	lookups, unsafe, errors, cacheHits, localMisses atomic.Uint64
 	searches, searchErrors, updates, updateErrors   atomic.Uint64
+	ohttpKeyFetches, ohttpKeyErrors                 atomic.Uint64
 }
 
 // Stats returns the client's counters since New. Each is read atomically;
@@ -62,6 +71,9 @@ func (c *Client) Stats() Stats {
 		SearchErrors: s.searchErrors.Load(),
 		Updates:      s.updates.Load(),
 		UpdateErrors: s.updateErrors.Load(),
+
+		OHTTPKeyFetches: s.ohttpKeyFetches.Load(),
+		OHTTPKeyErrors:  s.ohttpKeyErrors.Load(),
 	}
 }
 

@@ -33,10 +33,15 @@ import (
 //
 // Each list updated goes to Dir. Update returns nil when no list is due,
 // and [ErrFrozen] with no request when Config.Frozen is set.
-func (c *Client) Update(ctx context.Context) error {
+//
+// With Config.OHTTP, Update also fetches the gateway's key when the client
+// holds none, frozen or not, unless Run is keeping it, and returns its
+// failure with the lists'.
+func (c *Client) Update(ctx context.Context) (result error) {
 	if c.closing.Err() != nil {
 		return ErrClosed
 	}
+	defer c.updateOHTTPKey(ctx, &result) // ohttpkey.go
 	if c.frozen {
 		return ErrFrozen
 	}
@@ -227,11 +232,14 @@ func matchLists(due []*listState, lists [][]byte) ([][]byte, error) {
 // ends, and again. It logs each list update with the list, its entry counts
 // and its wait, and each failure. It returns ctx's error, or [ErrClosed];
 // with Config.Frozen set, [ErrFrozen] at once. In NoStorage mode it only
-// waits.
+// waits. With Config.OHTTP, Run also fetches the gateway's key at once and
+// again when it is a day old, a frozen client's too (which then returns
+// only when ctx ends).
 func (c *Client) Run(ctx context.Context) error {
 	if c.frozen && c.closing.Err() == nil {
-		return ErrFrozen
+		return c.runFrozen(ctx) // ErrFrozen, unless the OHTTP key needs fetching
 	}
+	defer c.goOHTTPKey(ctx)() // ohttpkey.go
 	for {
 		if c.closing.Err() != nil {
 			return ErrClosed

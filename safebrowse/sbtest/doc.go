@@ -51,7 +51,37 @@
 //     from the seeded lists, with the cache_duration of hashes:search.
 //
 // A list may be named with or without the "hashLists/" prefix of the
-// API's resource names.
+// API's resource names. hashes:search is also taken in the form Chromium
+// sends it, "$req=" and a SearchHashesRequest in base64url, with
+// "$ct=application/x-protobuf" (at most 16 KiB and 1000 prefixes), and
+// answered in binary.
+//
+// # Oblivious HTTP
+//
+// The server is also a Safe Browsing Oblivious HTTP gateway, as Google's
+// (https://developers.google.com/safe-browsing/ohttp/reference), with
+// RFC 9458's encapsulation from package
+// [github.com/urlspec/urlspec/safebrowse/ohttp]:
+//
+//   - GET /v1/ohttp/hpkekeyconfig ([Server.OHTTPKeyURL]) serves its key
+//     configuration as application/ohttp-keys: one X25519 key, with
+//     HKDF-SHA256 and AES-128-GCM, key ID 1 at first.
+//   - POST /v1/ohttp:handleOhttpEncapsulatedRequest
+//     ([Server.OHTTPGatewayURL]) takes a message/ohttp-req of at most
+//     [ohttp.MaxMessageSize] bytes (415 or 413 otherwise), decapsulates it,
+//     answers the Binary HTTP request inside with the v5 API above,
+//     whatever its authority, and encapsulates the reply: a 200
+//     message/ohttp-res with Cache-Control: no-store, whatever the inner
+//     status. A request under a key the gateway does not hold gets a 422
+//     with RFC 9458's ohttp-key problem (application/problem+json), as
+//     Chromium expects; one that does not decrypt, a 400.
+//
+// [Server.RotateOHTTPKey] switches to a new key with the next ID and
+// forgets the old one. [NewRelay] starts a relay in front of the gateway,
+// as a client's tests need one. A [Fault] for "ohttp" or "hpkekeyconfig"
+// hits the gateway's replies (the status is a plain error, Garbage a 200
+// body that is not an encapsulated response); a fault for hashes:search
+// hits the searches inside too, and its reply is encapsulated.
 //
 // The lists are gc-32b, se-4b, mw-4b, uws-4b, uwsa-4b and pha-4b (see
 // [Lists]), all empty at first. Each has a version: one more at each change
@@ -103,7 +133,9 @@
 //
 // [Server.Requests] counts the requests to each endpoint, whatever their
 // answer, and [Server.SearchedPrefixes] gives every prefix a client sent to
-// hashes:search, so that a test can check what a client revealed.
+// hashes:search, directly or through the gateway, so that a test can
+// check what a client revealed; Requests("hashes:search") counts the
+// direct searches only, and Requests("ohttp") the encapsulated requests.
 // [Server.Inject] adds a [Fault]: a status (429, 503, ...), latency that
 // honours the request's context, a wrong checksum, a body that is not a
 // message; [Server.ClearFaults] ends them. [Server.Add], [Server.AddHash],
@@ -115,7 +147,8 @@
 // It holds no real data: the lists hold what a test put on them, and a
 // test must expect the verdicts it seeded, not Google's. It checks
 // no authentication beyond the key, keeps no quota and sends no 429 of its
-// own (inject one). It serves no other API version, and takes no POST.
+// own (inject one). It serves no other API version, and takes no POST
+// but the gateway's.
 // It listens on 127.0.0.1 (or ::1) only, and makes no request of its own:
 // it never reaches outside loopback.
 package sbtest

@@ -41,7 +41,7 @@ type Fault struct {
 }
 
 // endpoints are the endpoints the server serves, as Requests names them.
-var endpoints = []string{epSearch, epHashList, epBatchGet, epHashLists, epURLs}
+var endpoints = []string{epSearch, epHashList, epBatchGet, epHashLists, epURLs, epKeyConfig, epOHTTP}
 
 // Endpoint names.
 const (

@@ -22,12 +22,14 @@ import (
 )
 
 // statuses are the only statuses the server answers with when no fault is
-// injected.
-var statuses = map[int]bool{200: true, 400: true, 403: true, 404: true, 405: true}
+// injected; 415 is the OHTTP gateway's, for a request that is not
+// message/ohttp-req.
+var statuses = map[int]bool{200: true, 400: true, 403: true, 404: true, 405: true, 415: true}
 
 // FuzzHandler serves arbitrary methods, paths and queries: the server
 // never panics, answers with one of its statuses, a 200 is a protobuf
-// message, and any other reply is a JSON error with an sbtest message.
+// message (or valid JSON, when alt is not proto), and any other reply is a
+// JSON error with an sbtest message.
 func FuzzHandler(f *testing.F) {
 	const k = "key=sbtest-key&alt=proto"
 	seeds := []struct{ method, path, query string }{
@@ -56,6 +58,12 @@ func FuzzHandler(f *testing.F) {
 		{"GET", "/v5/hashList/", k},
 		{"GET", "/v5/hashList/se-4b/x", k + "&version=" + strings.Repeat("A", 300)},
 		{"GET", "/", ";;&&==%zz"},
+		// Chromium's form of a search, and a bad one.
+		{"GET", "/v5/hashes:search", "key=sbtest-key&$req=CgT2896Z&$ct=application/x-protobuf"},
+		{"GET", "/v5/hashes:search", "key=sbtest-key&$req=CgT2&$ct=application/x-protobuf"},
+		// The OHTTP gateway's key, and its encapsulated requests with no body.
+		{"GET", "/v1/ohttp/hpkekeyconfig", ""},
+		{"POST", "/v1/ohttp:handleOhttpEncapsulatedRequest", ""},
 	}
 	for _, s := range seeds {
 		f.Add(s.method, s.path, s.query)
@@ -97,6 +105,16 @@ func FuzzHandler(f *testing.F) {
 			t.Fatalf("%s %q ? %q: status %d", method, path, query, w.Code)
 		}
 		body := w.Body.Bytes()
+		if w.Code == 200 && path == "/v1/ohttp/hpkekeyconfig" && w.Header().Get("Content-Type") == "application/ohttp-keys" {
+			return
+		}
+		if w.Code == 200 && w.Header().Get("Content-Type") == "application/json; charset=UTF-8" {
+			// No alt: Google's JSON, as the servers default to.
+			if !json.Valid(body) {
+				t.Fatalf("%s %q ? %q: a JSON 200 that is not JSON: %q", method, path, query, body)
+			}
+			return
+		}
 		if w.Code == 200 {
 			if w.Header().Get("Content-Type") != "application/x-protobuf" {
 				t.Fatalf("200 with Content-Type %q", w.Header().Get("Content-Type"))

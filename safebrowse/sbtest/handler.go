@@ -107,17 +107,31 @@ func clip(s string) string {
 	return s
 }
 
-// serveHTTP counts the request, applies a fault, checks the key, alt and
-// the parameters, and serves the endpoint.
+// serveHTTP serves the OHTTP gateway's endpoints (gateway.go), or else a
+// v5 request.
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if !s.serveOHTTP(w, r) {
+		s.serve(w, r, false)
+	}
+}
+
+// serve counts the request, unless it is one the gateway decapsulated
+// (inner), applies a fault, checks the key, alt and the parameters, and
+// serves the endpoint.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, inner bool) {
 	ep, name := route(r.URL.Path)
 	q, qerr := url.ParseQuery(r.URL.RawQuery)
+	q, qerr = chromiumForm(ep, q, qerr)
 
 	s.mu.Lock()
-	s.requests[""]++
+	if !inner {
+		s.requests[""]++
+	}
 	var f Fault
 	if ep != "" {
-		s.requests[ep]++
+		if !inner {
+			s.requests[ep]++
+		}
 		if ep == epSearch && qerr == nil {
 			for _, k := range []string{"hashPrefixes", "hash_prefixes"} {
 				for _, v := range q[k] {

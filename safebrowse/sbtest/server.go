@@ -50,6 +50,7 @@ type Server struct {
 	requests map[string]int // endpoint → requests; "" → all
 	prefixes [][]byte
 	faults   []*Fault
+	gateway  gateway // the OHTTP gateway's key (gateway.go)
 }
 
 // Option configures a [Server] in [NewServer].
@@ -112,6 +113,7 @@ func NewServer(opts ...Option) *Server {
 		closed:        make(chan struct{}),
 		lists:         make(map[string]*list, len(listDefs)),
 		requests:      make(map[string]int),
+		gateway:       newGateway(1),
 	}
 	for _, o := range opts {
 		o(s)
@@ -210,9 +212,12 @@ func (s *Server) RemoveHash(list string, fullHash [32]byte) error {
 
 // Requests returns how many requests the server has received for
 // endpoint: "hashes:search", "hashList", "hashLists:batchGet",
-// "hashLists" (ListHashLists) or "urls:search"; "" counts every request,
-// to any path. A
-// request counts whatever its answer: a fault, a bad key, a 404.
+// "hashLists" (ListHashLists) or "urls:search"; "hpkekeyconfig" and
+// "ohttp" for the OHTTP gateway's key configuration and encapsulated
+// requests; "" counts every request, to any path. A request counts
+// whatever its answer: a fault, a bad key, a 404. A request the gateway
+// decapsulates counts as "ohttp" only: "hashes:search" counts the
+// searches that came directly.
 func (s *Server) Requests(endpoint string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -220,7 +225,8 @@ func (s *Server) Requests(endpoint string) int {
 }
 
 // SearchedPrefixes returns a copy of every prefix received by
-// hashes:search, in the order received, including the prefixes of
+// hashes:search, directly or through the OHTTP gateway, in the REST form
+// or Chromium's $req, in the order received, including the prefixes of
 // requests the server refused (a bad key, a fault, a prefix that is not 4
 // bytes): what a client sent, so a test can check what it revealed. A
 // value that is not base64 is not a prefix and is left out.
