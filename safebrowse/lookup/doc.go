@@ -135,6 +135,14 @@
 //     including the URLs of *url.Error and messages the server echoes.
 //     Redirects are never followed. Reply bodies are limited to
 //     [MaxSearchReply] and [MaxListReply] bytes.
+//   - A hashes:search reply costs what it weighs, whatever the server
+//     repeats: the same full hash given twice is one, with the details of
+//     both; an attribute repeated in a detail is kept once; a detail with
+//     the threat type and set of attributes of one before it is dropped.
+//     So a full hash gives a URL at most 16 threats (4 types × 4 sets of
+//     attributes), and a [Client.LookupAll] of N URLs costs the reply once,
+//     at most about 10× [MaxSearchReply] while it is read, plus each URL's
+//     own threats.
 //   - Every request carries a User-Agent: Config.UserAgent, then
 //     "urlspec/" and the module's version from the binary's build info
 //     ("devel" when it has none), so that the server can tell this client

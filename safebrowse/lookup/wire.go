@@ -45,24 +45,73 @@ func corrupt(msg string, args ...any) error {
 // parseSearchReply reads a SearchHashesResponse. A FullHashDetail with an
 // unknown or unspecified threat type or attribute is dropped whole, as the
 // spec asks; a full hash that is not 32 bytes makes the reply corrupt.
+//
+// A reply costs what it weighs, whatever the server repeats: the same full
+// hash given twice is one, with the details of both; an attribute given
+// twice in a detail is kept once; and a detail with the threat type and
+// the set of attributes of one before it is dropped. So a full hash keeps
+// at most maxDetails details of at most two attributes each, in fresh
+// storage that holds nothing else of the reply.
 func parseSearchReply(b []byte) (searchReply, error) {
 	m, err := v5wire.ParseSearchHashesResponse(b)
 	if err != nil {
 		return searchReply{}, corrupt("%v", err)
 	}
 	r := searchReply{duration: m.CacheDuration, hasDuration: m.HasCacheDuration}
+	seen := make(map[safebrowse.Hash]int, min(len(m.FullHashes), 64))
 	for i := range m.FullHashes {
 		fh := &m.FullHashes[i]
-		h := fullHash{hash: fh.Hash}
+		k, ok := seen[fh.Hash]
+		if !ok {
+			k = len(r.hashes)
+			seen[fh.Hash] = k
+			r.hashes = append(r.hashes, fullHash{hash: fh.Hash})
+		}
+		h := &r.hashes[k]
 		for j := range fh.Details {
 			if d := &fh.Details[j]; d.Known() {
-				h.details = append(h.details, detail{typ: d.ThreatType, attrs: d.Attributes})
+				h.details = addDetail(h.details, d.ThreatType, d.Attributes)
 			}
 		}
-		r.hashes = append(r.hashes, h)
 	}
 	return r, nil
 }
+
+// maxDetails is the most details a full hash keeps: one per threat type
+// and set of attributes, 4 × 4.
+const maxDetails = 16
+
+// addDetail appends to ds the detail of typ with attrs, known values all,
+// unless ds has one of the same type and set of attributes already. The
+// attributes are copied, each once, in the server's order.
+func addDetail(ds []detail, typ ThreatType, attrs []ThreatAttribute) []detail {
+	set := attrSet(attrs)
+	for _, d := range ds {
+		if d.typ == typ && attrSet(d.attrs) == set {
+			return ds
+		}
+	}
+	var kept []ThreatAttribute
+	for _, a := range attrs {
+		if bit := attrBit(a); set&bit != 0 {
+			set &^= bit
+			kept = append(kept, a)
+		}
+	}
+	return append(ds, detail{typ: typ, attrs: kept})
+}
+
+// attrSet returns the attributes as a bit set.
+func attrSet(attrs []ThreatAttribute) uint64 {
+	var set uint64
+	for _, a := range attrs {
+		set |= attrBit(a)
+	}
+	return set
+}
+
+// attrBit returns the bit of a in a set of attributes.
+func attrBit(a ThreatAttribute) uint64 { return 1 << (uint(a) % 64) }
 
 // A listHeader is what the client reads itself of a HashList: the rest is
 // the hashlist package's to read.
