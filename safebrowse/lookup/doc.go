@@ -131,9 +131,15 @@
 //     position when the message has no name.
 //   - One due list is fetched with hashList, two or more with one
 //     hashLists:batchGet request.
-//   - The API key is masked as "REDACTED" in every error and log line,
-//     including the URLs of *url.Error and messages the server echoes.
-//     Redirects are never followed. Reply bodies are limited to
+//   - The API key is masked as "REDACTED" where each error is made, so
+//     that no error in a chain shows it, at any Unwrap depth, in %v, %+v
+//     or %#v, nor any log line: the URL of a *url.Error is masked in place
+//     (errors.As still finds it); any other error from the transport or
+//     hashlist that shows the key, or wraps one that does, is replaced by
+//     its text masked, wrapping its causes, so that errors.Is still finds
+//     them; and text the server echoes (a status message, a list name, a
+//     Content-Type) is masked whole, then clipped to 100 bytes, as every
+//     quoted input is. Redirects are never followed. Reply bodies are limited to
 //     [MaxSearchReply] and [MaxListReply] bytes.
 //   - A hashes:search reply costs what it weighs, whatever the server
 //     repeats: the same full hash given twice is one, with the details of

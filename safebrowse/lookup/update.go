@@ -117,8 +117,14 @@ func (c *Client) apply(now time.Time, s *listState, msg []byte) error {
 		s.whole = true
 		return fmt.Errorf("lookup: list %s: %w", s.name, err)
 	}
+	if h.name != "" && h.name != s.name {
+		// Said here, with the key masked before the name is clipped:
+		// hashlist would clip it first.
+		s.whole = true
+		return fmt.Errorf("lookup: list %s: %w: message is for list %q", s.name, hashlist.ErrName, clip(mask(h.name, c.key)))
+	}
 	before := s.list.Len()
-	if err := s.list.Apply(msg); err != nil {
+	if err := c.scrub(s.list.Apply(msg)); err != nil {
 		// The old contents go on answering. Drop the version, so that the
 		// next fetch is whole: after a checksum mismatch as the spec asks,
 		// and after a corrupt message too, since the list we hold may be
@@ -184,14 +190,14 @@ func (c *Client) fetch(ctx context.Context, due []*listState) ([][]byte, error) 
 	if err != nil {
 		return nil, fmt.Errorf("lookup: %s: %w", methodBatch, err)
 	}
-	return matchLists(due, lists)
+	return matchLists(due, lists, c.key)
 }
 
 // matchLists puts the lists of a batch reply in the order of due: by name
 // when the message has one, else by position, as the reply keeps the
 // request's order. A list missing, repeated or not asked for makes the
-// reply corrupt.
-func matchLists(due []*listState, lists [][]byte) ([][]byte, error) {
+// reply corrupt. A name is quoted with the API key masked.
+func matchLists(due []*listState, lists [][]byte, key string) ([][]byte, error) {
 	out := make([][]byte, len(due))
 	for j, m := range lists {
 		h, err := parseListHeader(m)
@@ -210,7 +216,7 @@ func matchLists(due []*listState, lists [][]byte) ([][]byte, error) {
 			}
 		}
 		if i < 0 || out[i] != nil {
-			return nil, fmt.Errorf("lookup: %s: %w: list %q not asked for, or twice", methodBatch, ErrCorruptReply, clip(h.name))
+			return nil, fmt.Errorf("lookup: %s: %w: list %q not asked for, or twice", methodBatch, ErrCorruptReply, clip(mask(h.name, key)))
 		}
 		out[i] = m
 	}

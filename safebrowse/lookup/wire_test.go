@@ -231,7 +231,7 @@ func FuzzBatchReply(f *testing.F) {
 			return
 		}
 		due := []*listState{{name: "se-4b"}, {name: "mw-4b"}}
-		matchLists(due, lists)
+		matchLists(due, lists, testKey)
 		for _, l := range lists {
 			parseListHeader(l)
 		}
