@@ -295,7 +295,9 @@ func (c *Client) load(s *listState) {
 	if now := c.now(); next.After(now.Add(MaxBackoff)) {
 		next = now
 	}
-	s.next, s.whole, s.updated = next, false, updated
+	// A version too long to send (saved before MaxVersion) is dropped: the
+	// list answers, and is fetched whole.
+	s.next, s.whole, s.updated = next, len(s.list.Version()) > MaxVersion, updated
 	s.loaded.Store(true)
 	c.log.Info("lookup: list loaded", "list", s.name, "entries", s.list.Len(), "dir", c.dir)
 }

@@ -160,6 +160,17 @@
 //     ready: the old list answers, and ListStatus.Err reports it.
 //   - A list file records when its list is next due, so that a restart does
 //     not fetch early; a due time more than a day ahead is ignored.
+//   - A minimum_wait_duration is obeyed up to [MaxMinimumWait] (24 hours),
+//     as the due time saved in Dir is: no reply stops a list's updates
+//     for longer than a day.
+//   - A version longer than [MaxVersion] (1 KiB) makes a list reply
+//     corrupt, so that no version too long for a request URL is stored or
+//     sent back; one saved so by an older client is dropped on load, its
+//     list fetched whole. A 4xx reply to a list fetch, other than 408 and
+//     429 (which refuse the timing, not the request), drops the versions
+//     the request sent, so that the next fetch is whole: a version the
+//     server refuses, with 400 or 414, does not stop the updates for
+//     good.
 //
 // Four decisions on the wire, where only Google's real server would tell,
 // each taken as Chromium takes it:

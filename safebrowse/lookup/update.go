@@ -9,10 +9,23 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"time"
 
 	"github.com/urlspec/urlspec/safebrowse/hashlist"
+)
+
+// The limits on what a list reply may set.
+const (
+	// MaxVersion bounds a list's version: a reply with a longer one is
+	// corrupt ([ErrCorruptReply]), so that no version too long for a
+	// request URL is ever stored or sent back. Google's are a few bytes.
+	MaxVersion = 1 << 10
+	// MaxMinimumWait caps minimum_wait_duration, as the due time saved in
+	// Dir is capped: a list is fetched again within a day, whatever the
+	// reply said.
+	MaxMinimumWait = 24 * time.Hour
 )
 
 // Update fetches, once, every list that is due: whose minimum wait has
@@ -74,9 +87,11 @@ func (c *Client) update(ctx context.Context) error {
 		c.stats.updateErrors.Add(1)
 		c.failed(ctx, &c.updates, now, err)
 		if ctx.Err() == nil && c.closing.Err() == nil {
+			drop := refusesRequest(err)
 			c.statusMu.Lock()
 			for _, s := range due {
 				s.err = err
+				s.whole = s.whole || drop
 			}
 			c.statusMu.Unlock()
 		}
@@ -158,6 +173,17 @@ func (c *Client) apply(now time.Time, s *listState, msg []byte) error {
 		return fmt.Errorf("lookup: list %s: %w", s.name, err)
 	}
 	return nil
+}
+
+// refusesRequest reports whether err is a 4xx reply that refuses the
+// request itself: then the versions it sent are dropped, so that the next
+// fetch is whole, and a version the server no longer takes (or a URL grown
+// too long: 414) does not stop the updates for good. 408 and 429 refuse
+// the timing, not the request.
+func refusesRequest(err error) bool {
+	var se *StatusError
+	return errors.As(err, &se) && se.StatusCode >= 400 && se.StatusCode < 500 &&
+		se.StatusCode != http.StatusRequestTimeout && se.StatusCode != http.StatusTooManyRequests
 }
 
 // fetch requests the due lists and returns their HashList messages, in the

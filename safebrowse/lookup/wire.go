@@ -123,13 +123,17 @@ type listHeader struct {
 
 // parseListHeader reads the name, partial_update and
 // minimum_wait_duration of a HashList, checking that the message is well
-// formed.
+// formed and its version at most MaxVersion bytes. The wait is capped at
+// MaxMinimumWait.
 func parseListHeader(b []byte) (listHeader, error) {
 	m, err := v5wire.ParseHashList(b)
 	if err != nil {
 		return listHeader{}, corrupt("%v", err)
 	}
-	return listHeader{name: listname.Trim(m.Name), minWait: m.MinimumWait, partial: m.Partial}, nil
+	if len(m.Version) > MaxVersion {
+		return listHeader{}, corrupt("version of %d bytes, over %d", len(m.Version), MaxVersion)
+	}
+	return listHeader{name: listname.Trim(m.Name), minWait: min(m.MinimumWait, MaxMinimumWait), partial: m.Partial}, nil
 }
 
 // parseBatch reads a BatchGetHashListsResponse and returns each HashList's
