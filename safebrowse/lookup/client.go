@@ -172,12 +172,15 @@ type listState struct {
 	list   *hashlist.List
 	loaded atomic.Bool // loaded once, from Dir or the server
 
-	// Guarded by Client.updateMu; next, err and updated are also written
-	// under Client.statusMu, so that Lists may read them during an update.
+	// Guarded by Client.updateMu; next, err, updated and saveErr are also
+	// written under Client.statusMu, so that Lists may read them during an
+	// update.
 	next    time.Time // due at this time; zero: at once
 	whole   bool      // fetch whole: send no version
-	err     error     // the last failure of the list's update or save
+	err     error     // the last failure of the list's update
 	updated time.Time // when the contents were last fetched; zero: never, or unknown
+	unsaved bool      // updated since it was last saved to Dir
+	saveErr error     // the last save's failure
 }
 
 // New returns a Client for cfg. It loads the lists saved in cfg.Dir and
@@ -502,8 +505,12 @@ func (c *Client) Lists() []ListStatus {
 	defer c.statusMu.Unlock()
 	out := make([]ListStatus, len(c.lists))
 	for i, s := range c.lists {
+		err := s.err
+		if err == nil {
+			err = s.saveErr
+		}
 		out[i] = ListStatus{Name: s.name, Entries: s.list.Len(), Version: s.list.Version(), Loaded: s.loaded.Load(),
-			Next: s.next, Err: s.err, Updated: s.updated}
+			Next: s.next, Err: err, Updated: s.updated}
 	}
 	return out
 }

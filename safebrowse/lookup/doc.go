@@ -160,6 +160,10 @@
 //     ready: the old list answers, and ListStatus.Err reports it.
 //   - A list file records when its list is next due, so that a restart does
 //     not fetch early; a due time more than a day ahead is ignored.
+//   - A failed save to Dir (disk full, read-only) is not a failed request:
+//     the list serves from memory, the failure shows in the log, in
+//     ListStatus.Err and in Update's error, updates do not back off, and
+//     the save is tried again at the next Update, due or not.
 //   - A minimum_wait_duration is obeyed up to [MaxMinimumWait] (24 hours),
 //     as the due time saved in Dir is: no reply stops a list's updates
 //     for longer than a day.

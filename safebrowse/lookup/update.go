@@ -66,7 +66,16 @@ func (c *Client) Update(ctx context.Context) error {
 	return err
 }
 
+// update fetches the due lists, then saves to Dir every list not saved
+// since it was updated: the save's failure is returned, and is no failed
+// request.
 func (c *Client) update(ctx context.Context) error {
+	err := c.fetchDue(ctx)
+	return errors.Join(err, c.saveUnsaved())
+}
+
+// fetchDue fetches the due lists and applies the replies.
+func (c *Client) fetchDue(ctx context.Context) error {
 	now := c.now()
 	if err := c.updates.check(now); err != nil {
 		return err
@@ -101,6 +110,7 @@ func (c *Client) update(ctx context.Context) error {
 	failed := false
 	for i, s := range due {
 		err := c.apply(now, s, msgs[i])
+		s.unsaved = s.unsaved || (err == nil && c.dir != "")
 		c.statusMu.Lock()
 		s.err = err
 		c.statusMu.Unlock()
@@ -124,8 +134,8 @@ func (c *Client) update(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// apply applies the HashList message msg to the list s, sets when it is
-// due next, and saves it to Dir.
+// apply applies the HashList message msg to the list s and sets when it is
+// due next; update saves it to Dir.
 func (c *Client) apply(now time.Time, s *listState, msg []byte) error {
 	h, err := parseListHeader(msg)
 	if err != nil {
@@ -161,18 +171,35 @@ func (c *Client) apply(now time.Time, s *listState, msg []byte) error {
 	s.loaded.Store(true)
 	c.log.Info("lookup: list updated", "list", s.name, "partial", h.partial,
 		"entries", s.list.Len(), "before", before, "wait", h.minWait)
-	if c.dir == "" {
-		return nil
-	}
-	blob, err := s.list.MarshalBinary()
-	if err == nil {
-		err = writeFile(c.dir, s.name, encodeFile(s.name, s.next, s.updated, blob))
-	}
-	if err != nil {
-		c.log.Error("lookup: saving list", "list", s.name, "err", err)
-		return fmt.Errorf("lookup: list %s: %w", s.name, err)
-	}
 	return nil
+}
+
+// saveUnsaved saves to Dir each list updated since its last save. A
+// failed save is not a failed request: the list serves from memory, the
+// failure shows in the log and in ListStatus.Err, and the save is tried
+// again at the next update, due or not, backing off or not. It returns
+// the failures.
+func (c *Client) saveUnsaved() error {
+	var errs []error
+	for _, s := range c.lists {
+		if !s.unsaved {
+			continue
+		}
+		blob, err := s.list.MarshalBinary()
+		if err == nil {
+			err = writeFile(c.dir, s.name, encodeFile(s.name, s.next, s.updated, blob))
+		}
+		if err != nil {
+			c.log.Error("lookup: saving list; it serves from memory, and the save is tried again at the next update",
+				"list", s.name, "err", err)
+			errs = append(errs, err)
+		}
+		s.unsaved = err != nil
+		c.statusMu.Lock()
+		s.saveErr = err
+		c.statusMu.Unlock()
+	}
+	return errors.Join(errs...)
 }
 
 // refusesRequest reports whether err is a 4xx reply that refuses the
