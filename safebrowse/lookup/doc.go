@@ -160,6 +160,11 @@
 //     ready: the old list answers, and ListStatus.Err reports it.
 //   - A list file records when its list is next due, so that a restart does
 //     not fetch early; a due time more than a day ahead is ignored.
+//   - Dir holds only regular files for the client: a list file is opened
+//     without following a symlink and without blocking on a FIFO, and its
+//     size (at most 1 GiB) is checked before it is read; a symlink, FIFO,
+//     device or directory in its place is discarded as corrupt, its list
+//     fetched whole.
 //   - A failed save to Dir (disk full, read-only) is not a failed request:
 //     the list serves from memory, the failure shows in the log, in
 //     ListStatus.Err and in Update's error, updates do not back off, and

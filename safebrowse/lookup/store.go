@@ -106,22 +106,38 @@ func decodeFile(name string, data []byte) (next, updated time.Time, list []byte,
 }
 
 // readFile reads the file of the list name in dir; a file that does not
-// exist is (nil, nil).
+// exist is (nil, nil). Only a regular file is read: it is opened without
+// following a symlink and without blocking on a FIFO, and its size is
+// checked against maxFileSize before a byte is read, so that a link to
+// /dev/zero or a FIFO in Dir is discarded as corrupt (errBadFile).
 func readFile(dir, name string) ([]byte, error) {
-	f, err := os.Open(filepath.Join(dir, name+fileSuffix))
+	f, err := openRegular(filepath.Join(dir, name+fileSuffix))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("lookup: %w", err)
+		// ELOOP: a symlink, which O_NOFOLLOW refuses.
+		return nil, fmt.Errorf("%w: %s: %w", errBadFile, name+fileSuffix, err)
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	fi, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("lookup: %w", err)
 	}
-	if len(b) > maxFileSize {
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: %s: not a regular file (%v)", errBadFile, name+fileSuffix, fi.Mode().Type())
+	}
+	if fi.Size() > maxFileSize {
 		return nil, fmt.Errorf("%w: %s: over %d bytes", errBadFile, name+fileSuffix, maxFileSize)
+	}
+	// One allocation of the size stated; a file that grows or shrinks
+	// while it is read is discarded.
+	b := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", errBadFile, name+fileSuffix, err)
+	}
+	if n, _ := f.Read(make([]byte, 1)); n != 0 {
+		return nil, fmt.Errorf("%w: %s: changed while read", errBadFile, name+fileSuffix)
 	}
 	return b, nil
 }
