@@ -5,11 +5,13 @@
 package lookup
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
@@ -75,6 +77,11 @@ var DefaultLists = []string{"se-4b", "mw-4b", "uws-4b", "uwsa-4b", "pha-4b"}
 // GlobalCache is the list of likely-safe full hashes used in RealTime mode.
 const GlobalCache = "gc-32b"
 
+// DefaultMaxDatabaseEntries is the most hashes a list may hold when
+// Config.MaxDatabaseEntries is 0: 2^24, several times the largest list
+// Google serves, and about 36 MiB of heap for a 4-byte list.
+const DefaultMaxDatabaseEntries = 1 << 24
+
 // Config configures a Client. Its zero values mean the defaults; only APIKey
 // is required.
 type Config struct {
@@ -115,6 +122,13 @@ type Config struct {
 	// asks clients to identify themselves. "" sends the token alone.
 	UserAgent string
 
+	// MaxDatabaseEntries is the most hashes a list may hold: it is sent as
+	// sizeConstraints.maxDatabaseEntries with every list fetch, and a reply
+	// that would make a list hold more is corrupt ([ErrCorruptReply]),
+	// refused before it is decoded; the old list answers. 0 means
+	// DefaultMaxDatabaseEntries; it must not be negative or past int32.
+	MaxDatabaseEntries int
+
 	// Frozen makes the client answer from the lists saved in Dir and never
 	// fetch lists: Update and Run make no list request and return
 	// [ErrFrozen], and Ready returns at once. Searches still go out as the
@@ -133,11 +147,13 @@ type Client struct {
 	dir    string
 	frozen bool
 	ua     string // the User-Agent header
-	http   *http.Client
-	log    *slog.Logger
-	lists  []*listState     // every list kept
-	gc     *hashlist.List   // GlobalCache in RealTime mode, else nil
-	local  []*hashlist.List // the threat lists
+	// maxEntries is Config.MaxDatabaseEntries, or its default.
+	maxEntries int
+	http       *http.Client
+	log        *slog.Logger
+	lists      []*listState     // every list kept
+	gc         *hashlist.List   // GlobalCache in RealTime mode, else nil
+	local      []*hashlist.List // the threat lists
 	// active holds the threat lists that hold a hash, so that a lookup
 	// spends nothing on empty lists; it changes only after an update.
 	active atomic.Pointer[[]*hashlist.List]
@@ -214,23 +230,27 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Frozen && cfg.Dir == "" {
 		return nil, errors.New("lookup: Config.Frozen needs Config.Dir, which the frozen lists load from")
 	}
+	if cfg.MaxDatabaseEntries < 0 || cfg.MaxDatabaseEntries > math.MaxInt32 {
+		return nil, fmt.Errorf("lookup: Config.MaxDatabaseEntries %d: want 0 (the default) to 2^31-1", cfg.MaxDatabaseEntries)
+	}
 	if cfg.Mode == NoStorage && cfg.Dir != "" {
 		return nil, errors.New("lookup: Config.Dir must be empty in NoStorage mode, which stores nothing")
 	}
 	c := &Client{
-		key:     cfg.APIKey,
-		base:    base,
-		mode:    cfg.Mode,
-		frozen:  cfg.Frozen,
-		ua:      ua,
-		dir:     cfg.Dir,
-		http:    newHTTPClient(cfg.HTTPClient),
-		log:     cfg.Logger,
-		cache:   newCache(CacheSize),
-		ready:   make(chan struct{}),
-		changed: make(chan struct{}),
-		now:     time.Now,
-		rand:    rand.Float64,
+		key:        cfg.APIKey,
+		base:       base,
+		mode:       cfg.Mode,
+		frozen:     cfg.Frozen,
+		maxEntries: cmp.Or(cfg.MaxDatabaseEntries, DefaultMaxDatabaseEntries),
+		ua:         ua,
+		dir:        cfg.Dir,
+		http:       newHTTPClient(cfg.HTTPClient),
+		log:        cfg.Logger,
+		cache:      newCache(CacheSize),
+		ready:      make(chan struct{}),
+		changed:    make(chan struct{}),
+		now:        time.Now,
+		rand:       rand.Float64,
 	}
 	c.sleep = c.sleepTimer
 	c.searches.method, c.searches.search = methodSearch, true

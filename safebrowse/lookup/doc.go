@@ -160,6 +160,17 @@
 //     ready: the old list answers, and ListStatus.Err reports it.
 //   - A list file records when its list is next due, so that a restart does
 //     not fetch early; a due time more than a day ahead is ignored.
+//   - Lists are bounded by what the client asks for: every list fetch
+//     sends sizeConstraints.maxDatabaseEntries, Config.MaxDatabaseEntries
+//     or [DefaultMaxDatabaseEntries] (2^24 hashes a list), and a reply
+//     that would make a list hold more (its additions' count plus the
+//     hashes kept, less the removals) is corrupt, refused before a byte
+//     of its Rice data is decoded; the old list answers. The body limits
+//     ([MaxSearchReply], [MaxListReply]) count the bytes read after gzip
+//     is inflated, so a gzip bomb costs its inflated body, at most the
+//     limit, and is then refused by its count: 16 KiB of gzip that
+//     inflates to a list of 2^25 prefixes costs about 35 MiB, not the
+//     99 MiB its decoding took.
 //   - Dir holds only regular files for the client: a list file is opened
 //     without following a symlink and without blocking on a FIFO, and its
 //     size (at most 1 GiB) is checked before it is read; a symlink, FIFO,

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/urlspec/urlspec/safebrowse/hashlist"
@@ -149,6 +150,17 @@ func (c *Client) apply(now time.Time, s *listState, msg []byte) error {
 		return fmt.Errorf("lookup: list %s: %w: message is for list %q", s.name, hashlist.ErrName, clip(mask(h.name, c.key)))
 	}
 	before := s.list.Len()
+	// Config.MaxDatabaseEntries, checked before anything is decoded: the
+	// additions' count, less the removals' (hashlist checks that the
+	// data holds them all).
+	n := h.adds
+	if h.partial {
+		n += int64(before) - h.removes
+	}
+	if n > int64(c.maxEntries) {
+		s.whole = true
+		return fmt.Errorf("lookup: list %s: %w: %d hashes, over Config.MaxDatabaseEntries (%d)", s.name, ErrCorruptReply, n, c.maxEntries)
+	}
 	if err := c.scrub(s.list.Apply(msg)); err != nil {
 		// The old contents go on answering. Drop the version, so that the
 		// next fetch is whole: after a checksum mismatch as the spec asks,
@@ -216,9 +228,10 @@ func refusesRequest(err error) bool {
 // fetch requests the due lists and returns their HashList messages, in the
 // order of due.
 func (c *Client) fetch(ctx context.Context, due []*listState) ([][]byte, error) {
+	maxDB := strconv.Itoa(c.maxEntries)
 	if len(due) == 1 {
 		s := due[0]
-		q := url.Values{}
+		q := url.Values{"sizeConstraints.maxDatabaseEntries": {maxDB}}
 		if v := s.list.Version(); !s.whole && len(v) > 0 {
 			q.Set("version", base64.StdEncoding.EncodeToString(v))
 		}
@@ -228,7 +241,7 @@ func (c *Client) fetch(ctx context.Context, due []*listState) ([][]byte, error) 
 		}
 		return [][]byte{body}, nil
 	}
-	q := url.Values{}
+	q := url.Values{"sizeConstraints.maxDatabaseEntries": {maxDB}}
 	for _, s := range due {
 		q.Add("names", s.name)
 		if v := s.list.Version(); !s.whole && len(v) > 0 {

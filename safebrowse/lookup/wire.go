@@ -119,6 +119,8 @@ type listHeader struct {
 	name    string        // without the "hashLists/" prefix (decision 4)
 	minWait time.Duration // minimum_wait_duration; 0 when absent
 	partial bool
+	adds    int64 // the additions' entries_count+1; 0 when none
+	removes int64 // the removals' entries_count+1; 0 when none
 }
 
 // parseListHeader reads the name, partial_update and
@@ -133,7 +135,14 @@ func parseListHeader(b []byte) (listHeader, error) {
 	if len(m.Version) > MaxVersion {
 		return listHeader{}, corrupt("version of %d bytes, over %d", len(m.Version), MaxVersion)
 	}
-	return listHeader{name: listname.Trim(m.Name), minWait: min(m.MinimumWait, MaxMinimumWait), partial: m.Partial}, nil
+	h := listHeader{name: listname.Trim(m.Name), minWait: min(m.MinimumWait, MaxMinimumWait), partial: m.Partial}
+	if m.AddWidth != 0 {
+		h.adds = int64(m.Additions.Count) + 1
+	}
+	if m.HasRemovals {
+		h.removes = int64(m.Removals.Count) + 1
+	}
+	return h, nil
 }
 
 // parseBatch reads a BatchGetHashListsResponse and returns each HashList's
