@@ -171,6 +171,12 @@
 //     limit, and is then refused by its count: 16 KiB of gzip that
 //     inflates to a list of 2^25 prefixes costs about 35 MiB, not the
 //     99 MiB its decoding took.
+//   - An update's heap is the reply (read as it comes, so up to twice its
+//     size) plus the list's next state, built aside while the old one
+//     answers: at 1M prefixes, 1.5× the list's size in memory beyond the
+//     reply, with Dir or without, since a list streams to its file through
+//     [hashlist.List.WriteTo] instead of being copied twice into a buffer
+//     (5.2× before).
 //   - Dir holds only regular files for the client: a list file is opened
 //     without following a symlink and without blocking on a FIFO, and its
 //     size (at most 1 GiB) is checked before it is read; a symlink, FIFO,

@@ -9,6 +9,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -197,10 +198,12 @@ func (c *Client) saveUnsaved() error {
 		if !s.unsaved {
 			continue
 		}
-		blob, err := s.list.MarshalBinary()
-		if err == nil {
-			err = writeFile(c.dir, s.name, encodeFile(s.name, s.next, s.updated, blob))
-		}
+		err := writeFileFunc(c.dir, s.name, func(w io.Writer) error {
+			return encodeFileTo(w, s.name, s.next, s.updated, func(w io.Writer) error {
+				_, err := s.list.WriteTo(w)
+				return err
+			})
+		})
 		if err != nil {
 			c.log.Error("lookup: saving list; it serves from memory, and the save is tried again at the next update",
 				"list", s.name, "err", err)
