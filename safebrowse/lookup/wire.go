@@ -50,7 +50,8 @@ func corrupt(msg string, args ...any) error {
 // hash given twice is one, with the details of both; an attribute given
 // twice in a detail is kept once; and a detail with the threat type and
 // the set of attributes of one before it is dropped. So a full hash keeps
-// at most maxDetails details of at most two attributes each, in fresh
+// at most 16 details (4 threat types × 4 sets of attributes), of at most
+// two attributes each, in fresh
 // storage that holds nothing else of the reply.
 func parseSearchReply(b []byte) (searchReply, error) {
 	m, err := v5wire.ParseSearchHashesResponse(b)
@@ -76,10 +77,6 @@ func parseSearchReply(b []byte) (searchReply, error) {
 	}
 	return r, nil
 }
-
-// maxDetails is the most details a full hash keeps: one per threat type
-// and set of attributes, 4 × 4.
-const maxDetails = 16
 
 // addDetail appends to ds the detail of typ with attrs, known values all,
 // unless ds has one of the same type and set of attributes already. The
