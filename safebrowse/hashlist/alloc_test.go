@@ -52,3 +52,23 @@ func TestContainsAlloc(t *testing.T) {
 		}
 	}
 }
+
+// TestHugeChecksumAlloc: a sha256_checksum of 32 MiB is quoted within the
+// 100-byte rule, not printed whole: Apply allocates a few KiB for it.
+func TestHugeChecksumAlloc(t *testing.T) {
+	if raceEnabled {
+		t.Skip("-race allocates")
+	}
+	l, _ := New("se-4b")
+	msg := hashListMsg{checksum: make([]byte, 32<<20)}.bytes()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err := l.Apply(msg)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrChecksum) {
+		t.Fatalf("Apply = %v; want ErrChecksum", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 16<<10 {
+		t.Errorf("Apply allocated %d bytes", got)
+	}
+}

@@ -63,7 +63,7 @@ func (l *List) Apply(msg []byte) error {
 	}
 	if m.checksum != nil {
 		if !bytes.Equal(m.checksum, next.sum[:]) {
-			return newError(ErrChecksum, old.name, fmt.Sprintf("list of %d hashes has SHA-256 %x; message says %x", next.n, next.sum[:], m.checksum))
+			return newError(ErrChecksum, old.name, fmt.Sprintf("list of %d hashes has SHA-256 %x; message says %s", next.n, next.sum[:], quoteHex(m.checksum)))
 		}
 	} else if next.sum != old.sum {
 		return newError(ErrCorrupt, old.name, "message changes the list but carries no sha256_checksum")

@@ -348,3 +348,19 @@ func TestApplyZeroList(t *testing.T) {
 		t.Errorf("the zero List is not empty")
 	}
 }
+
+// TestChecksumQuoted: a checksum of the wrong length is quoted as every
+// input is, at most 100 bytes of it (in hex) and its length, so that a
+// hostile one does not make a huge error.
+func TestChecksumQuoted(t *testing.T) {
+	for _, n := range []int{2, 31, 33, 51, 32 << 20} {
+		l, _ := New("se-4b")
+		err := l.Apply(hashListMsg{checksum: bytes.Repeat([]byte{0xab}, n)}.bytes())
+		if !errors.Is(err, ErrChecksum) {
+			t.Fatalf("%d bytes: Apply = %v; want ErrChecksum", n, err)
+		}
+		if msg := err.Error(); len(msg) > 300 || !strings.Contains(msg, "abab") {
+			t.Errorf("%d bytes: error of %d bytes: %.400s", n, len(msg), msg)
+		}
+	}
+}

@@ -80,6 +80,9 @@
 //	   [ErrName], and UnmarshalBinary gives it the saved list's name.
 //	k. [Checksum] hashes duplicates as given, and returns the zero array
 //	   for a bad width, rather than panic.
+//	l. A sha256_checksum in an error is quoted in hex within the 100-byte
+//	   rule of every quoted input: at most 100 hex digits, then its length,
+//	   so that a 32 MiB checksum does not make a 64 MiB message.
 //
 // # Memory and speed
 //

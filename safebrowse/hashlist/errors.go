@@ -5,7 +5,9 @@
 package hashlist
 
 import (
+	"encoding/hex"
 	"errors"
+	"strconv"
 
 	"github.com/urlspec/urlspec/internal/inputerr"
 )
@@ -55,6 +57,17 @@ func wrapError(err error, name string, reason error) error {
 
 // quote quotes an input inside a detail, as [inputerr.Quote] does.
 func quote(s string) string { return inputerr.Quote(s) }
+
+// quoteHex quotes bytes from a message in hex, within the rule of
+// [inputerr.Quote]: at most [inputerr.MaxQuoted] hex digits (the first
+// half as many bytes), then, when b is longer, its length.
+func quoteHex(b []byte) string {
+	const n = inputerr.MaxQuoted / 2
+	if len(b) <= n {
+		return hex.EncodeToString(b)
+	}
+	return hex.EncodeToString(b[:n]) + "... (" + strconv.Itoa(len(b)) + " bytes)"
+}
 
 // Error returns `hashlist: corrupt message for "se-4b": additions: ...`.
 func (e *listError) Error() string {

@@ -5,6 +5,7 @@
 package hashlist_test
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -68,6 +69,23 @@ func ExampleList_Apply() {
 	// 3 hashes, version "1"
 	// true
 	// 3 hashes, version "1"
+}
+
+// ExampleList_WriteTo saves a list as it streams, a few KiB at a time,
+// in the form of MarshalBinary, and loads it back.
+func ExampleList_WriteTo() {
+	l, _ := hashlist.New("se-4b")
+	_ = l.Apply(update("1", "evil.example/", "bad.example/"))
+	var file bytes.Buffer // an *os.File, in a client
+	if _, err := l.WriteTo(&file); err != nil {
+		fmt.Println(err)
+		return
+	}
+	back, _ := hashlist.New("se-4b")
+	err := back.UnmarshalBinary(file.Bytes())
+	fmt.Printf("%v: %d hashes, version %q\n", err, back.Len(), back.Version())
+	// Output:
+	// <nil>: 2 hashes, version "1"
 }
 
 func ExampleList_Contains() {

@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 )
@@ -60,6 +61,44 @@ func (l *List) AppendBinary(b []byte) ([]byte, error) {
 	t.Write(b[start:hdr])
 	t.Write(st.sum[:])
 	return t.Sum(b), nil
+}
+
+// WriteTo writes the list to w in the form of [List.MarshalBinary]
+// (io.WriterTo), a few KiB at a time, so that saving a list costs no copy
+// of it in memory.
+func (l *List) WriteTo(w io.Writer) (int64, error) {
+	st := l.load()
+	if st.width == 0 {
+		return 0, newError(ErrName, "", "the zero List has no name; use New")
+	}
+	hdr := append([]byte(magic), formatVersion)
+	hdr = binary.AppendUvarint(hdr, uint64(len(st.name)))
+	hdr = append(hdr, st.name...)
+	hdr = binary.AppendUvarint(hdr, uint64(len(st.version)))
+	hdr = append(hdr, st.version...)
+	hdr = binary.AppendUvarint(hdr, uint64(st.n))
+	t := sha256.New()
+	t.Write(hdr)
+	t.Write(st.sum[:])
+	buf := make([]byte, 0, 4096)
+	buf = append(buf, hdr...)
+	var total int64
+	flush := func() error {
+		n, err := w.Write(buf)
+		total += int64(n)
+		buf = buf[:0]
+		return err
+	}
+	for h := range st.all {
+		if len(buf)+len(h) > cap(buf) {
+			if err := flush(); err != nil {
+				return total, err
+			}
+		}
+		buf = append(buf, h...)
+	}
+	buf = t.Sum(buf)
+	return total, flush()
 }
 
 // UnmarshalBinary loads a list saved by [List.MarshalBinary]

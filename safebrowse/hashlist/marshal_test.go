@@ -68,6 +68,10 @@ func TestMarshalRoundTrip(t *testing.T) {
 			if back.load().sum != l.load().sum {
 				t.Errorf("loaded checksum differs")
 			}
+			var buf bytes.Buffer
+			if n, err := l.WriteTo(&buf); err != nil || n != int64(len(blob)) || !bytes.Equal(buf.Bytes(), blob) {
+				t.Errorf("WriteTo wrote %d bytes (%v), not MarshalBinary's %d", n, err, len(blob))
+			}
 			var zero List
 			if err := zero.UnmarshalBinary(blob); err != nil || zero.Name() != tt.name || zero.Len() != tt.n {
 				t.Errorf("zero List: %v, name %q, %d hashes", err, zero.Name(), zero.Len())

@@ -7,10 +7,13 @@ package lookup
 import (
 	"encoding/binary"
 	"math/rand/v2"
+	"net/http"
 	"runtime"
 	"slices"
 	"testing"
 	"time"
+
+	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/urlspec/urlspec/safebrowse"
 	"github.com/urlspec/urlspec/safebrowse/hashlist"
@@ -228,5 +231,97 @@ func TestLookupAllocs(t *testing.T) {
 		if n := testing.AllocsPerRun(1000, func() { c.Stats() }); n != 0 {
 			t.Errorf("Stats: %v allocations, want 0", n)
 		}
+	}
+}
+
+// hostileSearchReplies are hashes:search replies of nearly MaxSearchReply
+// bytes that a hostile server could send for evil.example/, each built to
+// cost the most per URL.
+func hostileSearchReplies() map[string][]byte {
+	h := hashOf("evil.example/")
+	const room = MaxSearchReply - 64
+	replies := map[string][]byte{}
+	// One detail whose attribute CANARY is repeated, packed, 4M times.
+	attrs := make([]byte, room-48)
+	for i := range attrs {
+		attrs[i] = byte(Canary)
+	}
+	d := protowire.AppendTag(nil, 1, protowire.VarintType)
+	d = protowire.AppendVarint(d, uint64(SocialEngineering))
+	d = protowire.AppendTag(d, 2, protowire.BytesType)
+	d = protowire.AppendBytes(d, attrs)
+	replies["packed attributes"] = cat(protowire.AppendTag(nil, 1, protowire.BytesType),
+		protowire.AppendBytes(nil, fullHashMsg(h, d)))
+	// The same FullHash, with the same detail, 100k times.
+	fh := fullHashMsg(h, detailMsg(Malware, FrameOnly))
+	var b []byte
+	for len(b)+len(fh)+8 < room {
+		b = protowire.AppendTag(b, 1, protowire.BytesType)
+		b = protowire.AppendBytes(b, fh)
+	}
+	replies["repeated full hash"] = b
+	// One FullHash with the same few details a million times over, the
+	// attributes in either order.
+	ds := [][]byte{detailMsg(Malware), detailMsg(Malware, Canary, FrameOnly), detailMsg(Malware, FrameOnly, Canary, Canary)}
+	var details [][]byte
+	n := 0
+	for i := 0; n < room-64; i++ {
+		details = append(details, ds[i%len(ds)])
+		n += len(ds[i%len(ds)]) + 2
+	}
+	replies["repeated details"] = cat(protowire.AppendTag(nil, 1, protowire.BytesType),
+		protowire.AppendBytes(nil, fullHashMsg(h, details...)))
+	return replies
+}
+
+// TestSearchReplyAlloc: a hostile hashes:search reply of MaxSearchReply
+// bytes costs LookupAll what it weighs once, and each URL only its own
+// threats: at most 1 MiB a URL, and at most 16 threats a verdict (4 threat
+// types × 4 sets of attributes) however often the server repeats them. The
+// reply itself costs at most 10× MaxSearchReply while it is read.
+func TestSearchReplyAlloc(t *testing.T) {
+	if raceEnabled {
+		t.Skip("-race allocates")
+	}
+	for name, body := range hostileSearchReplies() {
+		t.Run(name, func(t *testing.T) {
+			if len(body) > MaxSearchReply {
+				t.Fatalf("reply of %d bytes, over MaxSearchReply", len(body))
+			}
+			s := newTestServer(t)
+			s.handle = func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/x-protobuf")
+				w.Write(body) // no cache_duration: each LookupAll searches
+			}
+			c, _ := newTestClient(t, Config{BaseURL: s.URL, Mode: NoStorage})
+			alloc := func(n int) uint64 {
+				urls := slices.Repeat([]string{"http://evil.example/"}, n)
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				vs, err := c.LookupAll(bg, urls)
+				runtime.ReadMemStats(&after)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, v := range vs {
+					if len(v.Threats) == 0 || len(v.Threats) > 16 {
+						t.Errorf("%d threats in a verdict, want 1 to 16", len(v.Threats))
+						break
+					}
+				}
+				return after.TotalAlloc - before.TotalAlloc
+			}
+			const n = 33
+			one, many := alloc(1), alloc(n)
+			perURL := (int64(many) - int64(one)) / (n - 1)
+			t.Logf("reply %d bytes: LookupAll of 1 URL %d bytes, of %d URLs %d bytes: %d bytes a URL", len(body), one, n, many, perURL)
+			if perURL > 1<<20 {
+				t.Errorf("%d bytes a URL, want at most 1 MiB", perURL)
+			}
+			if one > 10*MaxSearchReply {
+				t.Errorf("one URL cost %d bytes, over 10× MaxSearchReply", one)
+			}
+		})
 	}
 }

@@ -5,11 +5,13 @@
 package lookup
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
@@ -75,6 +77,11 @@ var DefaultLists = []string{"se-4b", "mw-4b", "uws-4b", "uwsa-4b", "pha-4b"}
 // GlobalCache is the list of likely-safe full hashes used in RealTime mode.
 const GlobalCache = "gc-32b"
 
+// DefaultMaxDatabaseEntries is the most hashes a list may hold when
+// Config.MaxDatabaseEntries is 0: 2^24, several times the largest list
+// Google serves, and about 36 MiB of heap for a 4-byte list.
+const DefaultMaxDatabaseEntries = 1 << 24
+
 // Config configures a Client. Its zero values mean the defaults; only APIKey
 // is required.
 type Config struct {
@@ -115,6 +122,13 @@ type Config struct {
 	// asks clients to identify themselves. "" sends the token alone.
 	UserAgent string
 
+	// MaxDatabaseEntries is the most hashes a list may hold: it is sent as
+	// sizeConstraints.maxDatabaseEntries with every list fetch, and a reply
+	// that would make a list hold more is corrupt ([ErrCorruptReply]),
+	// refused before it is decoded; the old list answers. 0 means
+	// DefaultMaxDatabaseEntries; it must not be negative or past int32.
+	MaxDatabaseEntries int
+
 	// Frozen makes the client answer from the lists saved in Dir and never
 	// fetch lists: Update and Run make no list request and return
 	// [ErrFrozen], and Ready returns at once. Searches still go out as the
@@ -138,11 +152,13 @@ type Client struct {
 	dir    string
 	frozen bool
 	ua     string // the User-Agent header
-	http   *http.Client
-	log    *slog.Logger
-	lists  []*listState     // every list kept
-	gc     *hashlist.List   // GlobalCache in RealTime mode, else nil
-	local  []*hashlist.List // the threat lists
+	// maxEntries is Config.MaxDatabaseEntries, or its default.
+	maxEntries int
+	http       *http.Client
+	log        *slog.Logger
+	lists      []*listState     // every list kept
+	gc         *hashlist.List   // GlobalCache in RealTime mode, else nil
+	local      []*hashlist.List // the threat lists
 	// active holds the threat lists that hold a hash, so that a lookup
 	// spends nothing on empty lists; it changes only after an update.
 	active atomic.Pointer[[]*hashlist.List]
@@ -178,12 +194,15 @@ type listState struct {
 	list   *hashlist.List
 	loaded atomic.Bool // loaded once, from Dir or the server
 
-	// Guarded by Client.updateMu; next, err and updated are also written
-	// under Client.statusMu, so that Lists may read them during an update.
+	// Guarded by Client.updateMu; next, err, updated and saveErr are also
+	// written under Client.statusMu, so that Lists may read them during an
+	// update.
 	next    time.Time // due at this time; zero: at once
 	whole   bool      // fetch whole: send no version
-	err     error     // the last failure of the list's update or save
+	err     error     // the last failure of the list's update
 	updated time.Time // when the contents were last fetched; zero: never, or unknown
+	unsaved bool      // updated since it was last saved to Dir
+	saveErr error     // the last save's failure
 }
 
 // New returns a Client for cfg. It loads the lists saved in cfg.Dir and
@@ -217,23 +236,27 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Frozen && cfg.Dir == "" {
 		return nil, errors.New("lookup: Config.Frozen needs Config.Dir, which the frozen lists load from")
 	}
+	if cfg.MaxDatabaseEntries < 0 || cfg.MaxDatabaseEntries > math.MaxInt32 {
+		return nil, fmt.Errorf("lookup: Config.MaxDatabaseEntries %d: want 0 (the default) to 2^31-1", cfg.MaxDatabaseEntries)
+	}
 	if cfg.Mode == NoStorage && cfg.Dir != "" {
 		return nil, errors.New("lookup: Config.Dir must be empty in NoStorage mode, which stores nothing")
 	}
 	c := &Client{
-		key:     cfg.APIKey,
-		base:    base,
-		mode:    cfg.Mode,
-		frozen:  cfg.Frozen,
-		ua:      ua,
-		dir:     cfg.Dir,
-		http:    newHTTPClient(cfg.HTTPClient),
-		log:     cfg.Logger,
-		cache:   newCache(CacheSize),
-		ready:   make(chan struct{}),
-		changed: make(chan struct{}),
-		now:     time.Now,
-		rand:    rand.Float64,
+		key:        cfg.APIKey,
+		base:       base,
+		mode:       cfg.Mode,
+		frozen:     cfg.Frozen,
+		maxEntries: cmp.Or(cfg.MaxDatabaseEntries, DefaultMaxDatabaseEntries),
+		ua:         ua,
+		dir:        cfg.Dir,
+		http:       newHTTPClient(cfg.HTTPClient),
+		log:        cfg.Logger,
+		cache:      newCache(CacheSize),
+		ready:      make(chan struct{}),
+		changed:    make(chan struct{}),
+		now:        time.Now,
+		rand:       rand.Float64,
 	}
 	c.sleep = c.sleepTimer
 	c.searches.method, c.searches.search = methodSearch, true
@@ -304,7 +327,9 @@ func (c *Client) load(s *listState) {
 	if now := c.now(); next.After(now.Add(MaxBackoff)) {
 		next = now
 	}
-	s.next, s.whole, s.updated = next, false, updated
+	// A version too long to send (saved before MaxVersion) is dropped: the
+	// list answers, and is fetched whole.
+	s.next, s.whole, s.updated = next, len(s.list.Version()) > MaxVersion, updated
 	s.loaded.Store(true)
 	c.log.Info("lookup: list loaded", "list", s.name, "entries", s.list.Len(), "dir", c.dir)
 }
@@ -516,8 +541,12 @@ func (c *Client) Lists() []ListStatus {
 	defer c.statusMu.Unlock()
 	out := make([]ListStatus, len(c.lists))
 	for i, s := range c.lists {
+		err := s.err
+		if err == nil {
+			err = s.saveErr
+		}
 		out[i] = ListStatus{Name: s.name, Entries: s.list.Len(), Version: s.list.Version(), Loaded: s.loaded.Load(),
-			Next: s.next, Err: s.err, Updated: s.updated}
+			Next: s.next, Err: err, Updated: s.updated}
 	}
 	return out
 }

@@ -184,10 +184,24 @@
 //     position when the message has no name.
 //   - One due list is fetched with hashList, two or more with one
 //     hashLists:batchGet request.
-//   - The API key is masked as "REDACTED" in every error and log line,
-//     including the URLs of *url.Error and messages the server echoes.
-//     Redirects are never followed. Reply bodies are limited to
+//   - The API key is masked as "REDACTED" where each error is made, so
+//     that no error in a chain shows it, at any Unwrap depth, in %v, %+v
+//     or %#v, nor any log line: the URL of a *url.Error is masked in place
+//     (errors.As still finds it); any other error from the transport or
+//     hashlist that shows the key, or wraps one that does, is replaced by
+//     its text masked, wrapping its causes, so that errors.Is still finds
+//     them; and text the server echoes (a status message, a list name, a
+//     Content-Type) is masked whole, then clipped to 100 bytes, as every
+//     quoted input is. Redirects are never followed. Reply bodies are limited to
 //     [MaxSearchReply] and [MaxListReply] bytes.
+//   - A hashes:search reply costs what it weighs, whatever the server
+//     repeats: the same full hash given twice is one, with the details of
+//     both; an attribute repeated in a detail is kept once; a detail with
+//     the threat type and set of attributes of one before it is dropped.
+//     So a full hash gives a URL at most 16 threats (4 types × 4 sets of
+//     attributes), and a [Client.LookupAll] of N URLs costs the reply once,
+//     at most about 10× [MaxSearchReply] while it is read, plus each URL's
+//     own threats.
 //   - Every request carries a User-Agent: Config.UserAgent, then
 //     "urlspec/" and the module's version from the binary's build info
 //     ("devel" when it has none), so that the server can tell this client
@@ -209,6 +223,43 @@
 //     in Searches and SearchErrors, as a search that failed. The inner
 //     request is the REST form (hashPrefixes=), the one direct searches
 //     use, not Chromium's $req, which Google's page does not show.
+//   - Lists are bounded by what the client asks for: every list fetch
+//     sends sizeConstraints.maxDatabaseEntries, Config.MaxDatabaseEntries
+//     or [DefaultMaxDatabaseEntries] (2^24 hashes a list), and a reply
+//     that would make a list hold more (its additions' count plus the
+//     hashes kept, less the removals) is corrupt, refused before a byte
+//     of its Rice data is decoded; the old list answers. The body limits
+//     ([MaxSearchReply], [MaxListReply]) count the bytes read after gzip
+//     is inflated, so a gzip bomb costs its inflated body, at most the
+//     limit, and is then refused by its count: 16 KiB of gzip that
+//     inflates to a list of 2^25 prefixes costs about 35 MiB, not the
+//     99 MiB its decoding took.
+//   - An update's heap is the reply (read as it comes, so up to twice its
+//     size) plus the list's next state, built aside while the old one
+//     answers: at 1M prefixes, 1.5× the list's size in memory beyond the
+//     reply, with Dir or without, since a list streams to its file through
+//     [hashlist.List.WriteTo] instead of being copied twice into a buffer
+//     (5.2× before).
+//   - Dir holds only regular files for the client: a list file is opened
+//     without following a symlink and without blocking on a FIFO, and its
+//     size (at most 1 GiB) is checked before it is read; a symlink, FIFO,
+//     device or directory in its place is discarded as corrupt, its list
+//     fetched whole.
+//   - A failed save to Dir (disk full, read-only) is not a failed request:
+//     the list serves from memory, the failure shows in the log, in
+//     ListStatus.Err and in Update's error, updates do not back off, and
+//     the save is tried again at the next Update, due or not.
+//   - A minimum_wait_duration is obeyed up to [MaxMinimumWait] (24 hours),
+//     as the due time saved in Dir is: no reply stops a list's updates
+//     for longer than a day.
+//   - A version longer than [MaxVersion] (1 KiB) makes a list reply
+//     corrupt, so that no version too long for a request URL is stored or
+//     sent back; one saved so by an older client is dropped on load, its
+//     list fetched whole. A 4xx reply to a list fetch, other than 408 and
+//     429 (which refuse the timing, not the request), drops the versions
+//     the request sent, so that the next fetch is whole: a version the
+//     server refuses, with 400 or 414, does not stop the updates for
+//     good.
 //
 // Four decisions on the wire, where only Google's real server would tell,
 // each taken as Chromium takes it:

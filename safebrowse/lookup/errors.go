@@ -7,7 +7,6 @@ package lookup
 import (
 	"errors"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -48,7 +47,7 @@ var (
 type StatusError struct {
 	Method     string // "hashes:search", "hashList" or "hashLists:batchGet"
 	StatusCode int    // e.g. 429, 503
-	Message    string // the server's message (google.rpc.Status), at most 200 bytes
+	Message    string // the server's message (google.rpc.Status), key masked, at most 100 bytes
 }
 
 func (e *StatusError) Error() string {
@@ -99,49 +98,6 @@ func (e *notReadyError) Is(target error) bool { return target == ErrNotReady }
 
 // Unwrap returns the update's failure.
 func (e *notReadyError) Unwrap() error { return e.err }
-
-// redacted is an error whose text has the API key masked. Unwrap gives the
-// error underneath, so that errors.Is(err, context.Canceled) survives, but
-// every *url.Error underneath has had its URL masked too.
-type redacted struct {
-	err error
-	key string
-}
-
-func (e *redacted) Error() string { return mask(e.err.Error(), e.key) }
-func (e *redacted) Unwrap() error { return e.err }
-
-// redact returns err with every occurrence of key masked, and the URL of
-// every *url.Error in its chain masked.
-func redact(err error, key string) error {
-	if err == nil {
-		return nil
-	}
-	for e := err; e != nil; e = errors.Unwrap(e) {
-		if ue, ok := e.(*url.Error); ok {
-			ue.URL = mask(ue.URL, key)
-		}
-	}
-	return &redacted{err, key}
-}
-
-// masked replaces the API key in error texts and log lines.
-const masked = "REDACTED"
-
-// mask replaces in s every occurrence of key, raw or query-escaped.
-func mask(s, key string) string {
-	if key == "" {
-		return s
-	}
-	s = strings.ReplaceAll(s, key, masked)
-	if q := url.QueryEscape(key); q != key {
-		s = strings.ReplaceAll(s, q, masked)
-	}
-	if p := url.PathEscape(key); p != key {
-		s = strings.ReplaceAll(s, p, masked)
-	}
-	return s
-}
 
 // invalidURLError is the error of a URL that cannot be canonicalised: it
 // wraps the safebrowse error and is an [ErrInvalidURL].

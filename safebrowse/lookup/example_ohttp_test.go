@@ -82,7 +82,7 @@ func ExampleClient_OHTTPStatus() {
 	// Output:
 	// {KeyID:0 Fetched:0001-01-01 00:00:00 +0000 UTC Err:<nil>}
 	// 1
-	// lookup: OHTTP relay: hashes:search: HTTP 422 Unprocessable Entity: {"type":"https://iana.org/assignments/http-problem-types#ohttp-key","title":"key identifier unknown"}
+	// lookup: OHTTP relay: hashes:search: HTTP 422 Unprocessable Entity: {"type":"https://iana.org/assignments/http-problem-types#ohttp-key","title":"key identifier unknown"
 	// 2 <nil>
 }
 

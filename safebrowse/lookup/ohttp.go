@@ -217,7 +217,7 @@ func (c *Client) getOHTTP(ctx context.Context, method, path, rawQuery string, li
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		ct := resp.Header.Get("Content-Type")
-		se := &StatusError{Method: method, StatusCode: resp.StatusCode, Message: mask(serverMessage(ct, b), c.key)}
+		se := &StatusError{Method: method, StatusCode: resp.StatusCode, Message: clip(mask(serverMessage(ct, b), c.key))}
 		if keyProblem(resp.StatusCode, ct, b) {
 			c.keyRefused(key, se)
 			return nil, &ohttpError{what: "relay", err: se, keyEvent: true}
@@ -257,12 +257,12 @@ func (c *Client) getOHTTP(ctx context.Context, method, path, rawQuery string, li
 		}
 	}
 	if r.Status != http.StatusOK {
-		return nil, &StatusError{Method: method, StatusCode: r.Status, Message: mask(serverMessage(ct, r.Content), c.key)}
+		return nil, &StatusError{Method: method, StatusCode: r.Status, Message: clip(mask(serverMessage(ct, r.Content), c.key))}
 	}
 	if ct != "" {
 		mt, _, _ := mime.ParseMediaType(ct)
 		if mt != "application/x-protobuf" && mt != "application/octet-stream" && mt != "application/protobuf" {
-			return nil, fmt.Errorf("lookup: %s: %w: Content-Type %q, want application/x-protobuf", method, ErrCorruptReply, clip(ct))
+			return nil, fmt.Errorf("lookup: %s: %w: Content-Type %q, want application/x-protobuf", method, ErrCorruptReply, clip(mask(ct, c.key)))
 		}
 	}
 	if int64(len(r.Content)) > limit {

@@ -147,7 +147,7 @@ func (c *Client) fetchOHTTPKey(ctx context.Context, force bool) error {
 func (c *Client) getOHTTPKey(ctx context.Context) (*ohttp.Client, error) {
 	key, err := c.getOHTTPKey1(ctx)
 	if err != nil {
-		return nil, redact(&ohttpError{what: "key", err: err}, c.key)
+		return nil, c.scrub(&ohttpError{what: "key", err: err})
 	}
 	return key, nil
 }

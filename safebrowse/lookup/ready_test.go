@@ -7,6 +7,7 @@ package lookup
 import (
 	"context"
 	"errors"
+	"net/http"
 	"os"
 	"testing"
 	"time"
@@ -151,4 +152,32 @@ func TestListStatus(t *testing.T) {
 			t.Errorf("%s after a success: Err %v, Updated %v", st.Name, st.Err, st.Updated)
 		}
 	}
+}
+
+// TestListsDuringSlowFetch: Lists (sbserver's /status) reads a snapshot
+// and never waits on the network: it answers while a list fetch hangs.
+func TestListsDuringSlowFetch(t *testing.T) {
+	s := newTestServer(t)
+	arrived, release := make(chan struct{}), make(chan struct{})
+	s.handle = func(w http.ResponseWriter, r *http.Request) {
+		close(arrived)
+		<-release
+		http.Error(w, "late", http.StatusServiceUnavailable)
+	}
+	c, _ := newTestClient(t, Config{BaseURL: s.URL, Lists: []string{"se-4b"}})
+	done := make(chan error)
+	go func() { done <- c.Update(bg) }()
+	<-arrived
+	got := make(chan []ListStatus)
+	go func() { got <- c.Lists() }()
+	select {
+	case st := <-got:
+		if len(st) != 1 || st[0].Loaded {
+			t.Errorf("Lists = %+v", st)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("Lists waits for the fetch in flight")
+	}
+	close(release)
+	<-done
 }

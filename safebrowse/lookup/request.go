@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
 )
 
@@ -34,7 +35,7 @@ const (
 	// maxErrorBody bounds the body of an error reply, of which at most
 	// maxMessage bytes go into a StatusError.
 	maxErrorBody = 64 << 10
-	maxMessage   = 200
+	maxMessage   = inputerr.MaxQuoted
 )
 
 // The names of the API's methods, as errors and logs give them.
@@ -71,14 +72,11 @@ func (c *Client) get(ctx context.Context, method, path string, query url.Values,
 
 // getRaw is get with the query already encoded.
 func (c *Client) getRaw(ctx context.Context, method, path, rawQuery string, limit int64) ([]byte, error) {
-	var body []byte
-	var err error
 	if c.ohttp != nil && method == methodSearch {
-		body, err = c.getOHTTP(ctx, method, path, rawQuery, limit) // ohttp.go
-	} else {
-		body, err = c.get1(ctx, method, path, rawQuery, limit)
+		body, err := c.getOHTTP(ctx, method, path, rawQuery, limit) // ohttp.go
+		return body, c.scrub(err)
 	}
-	return body, redact(err, c.key)
+	return c.get1(ctx, method, path, rawQuery, limit)
 }
 
 // requestURL returns the URL of a request: {BaseURL}/v5/{path}?key=K&alt=proto&{rawQuery}.
@@ -99,13 +97,13 @@ func (c *Client) get1(ctx context.Context, method, path string, rawQuery string,
 	u := c.requestURL(path, rawQuery)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return nil, fmt.Errorf("lookup: %s: %w", method, err)
+		return nil, fmt.Errorf("lookup: %s: %w", method, c.scrub(err))
 	}
 	req.Header.Set("Accept", "application/x-protobuf")
 	req.Header.Set("User-Agent", c.ua)
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("lookup: %s: %w", method, err)
+		return nil, fmt.Errorf("lookup: %s: %w", method, c.scrub(err))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
@@ -113,18 +111,18 @@ func (c *Client) get1(ctx context.Context, method, path string, rawQuery string,
 		return nil, &StatusError{
 			Method:     method,
 			StatusCode: resp.StatusCode,
-			Message:    mask(serverMessage(resp.Header.Get("Content-Type"), b), c.key),
+			Message:    clip(mask(serverMessage(resp.Header.Get("Content-Type"), b), c.key)),
 		}
 	}
 	if ct := resp.Header.Get("Content-Type"); ct != "" {
 		mt, _, _ := mime.ParseMediaType(ct)
 		if mt != "application/x-protobuf" && mt != "application/octet-stream" && mt != "application/protobuf" {
-			return nil, fmt.Errorf("lookup: %s: %w: Content-Type %q, want application/x-protobuf", method, ErrCorruptReply, clip(ct))
+			return nil, fmt.Errorf("lookup: %s: %w: Content-Type %q, want application/x-protobuf", method, ErrCorruptReply, clip(mask(ct, c.key)))
 		}
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
-		return nil, fmt.Errorf("lookup: %s: reading the reply: %w", method, err)
+		return nil, fmt.Errorf("lookup: %s: reading the reply: %w", method, c.scrub(err))
 	}
 	if int64(len(b)) > limit {
 		return nil, fmt.Errorf("lookup: %s: %w: body over %d bytes", method, ErrCorruptReply, limit)
@@ -133,8 +131,8 @@ func (c *Client) get1(ctx context.Context, method, path string, rawQuery string,
 }
 
 // serverMessage returns the message of an error reply: the message of a
-// google.rpc.Status in protobuf or JSON, or else the body as text, at most
-// maxMessage bytes of it.
+// google.rpc.Status in protobuf or JSON, or else the body as text, whole:
+// the key is masked in it before it is clipped.
 func serverMessage(contentType string, body []byte) string {
 	mt, _, _ := mime.ParseMediaType(contentType)
 	msg := ""
@@ -158,7 +156,7 @@ func serverMessage(contentType string, body []byte) string {
 	if msg == "" {
 		msg = string(body)
 	}
-	return clip(strings.TrimSpace(msg))
+	return strings.TrimSpace(msg)
 }
 
 // clip returns s cut to maxMessage bytes, its invalid UTF-8 and control

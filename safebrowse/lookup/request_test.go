@@ -115,8 +115,9 @@ func TestStatusError(t *testing.T) {
 		{"json", "application/json", `{"error":{"code":429,"message":"Quota exceeded for quota metric","status":"RESOURCE_EXHAUSTED"}}`, "Quota exceeded for quota metric"},
 		// A google.rpc.Status {code: 8, message: "slow down"}.
 		{"protobuf", "application/x-protobuf", "\x08\x08\x12\x09slow down", "slow down"},
-		// A long message is cut to 200 bytes and kept on one line.
-		{"long", "text/plain", strings.Repeat("ab\n", 100), strings.Repeat("ab ", 66) + "ab"},
+		// A long message is cut to 100 bytes, as every quoted input is, and
+		// kept on one line.
+		{"long", "text/plain", strings.Repeat("ab\n", 100), strings.Repeat("ab ", 33) + "a"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,6 +5,7 @@
 package lookup
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
@@ -48,15 +49,34 @@ var errBadFile = errors.New("lookup: list file discarded")
 // encodeFile returns the file for the list name, due at next and fetched
 // at updated, whose MarshalBinary form is list.
 func encodeFile(name string, next, updated time.Time, list []byte) []byte {
-	b := make([]byte, 0, len(fileMagic)+2+len(name)+16+len(list)+sha256.Size)
-	b = append(b, fileMagic...)
-	b = append(b, fileFormat, byte(len(name)))
-	b = append(b, name...)
-	b = binary.BigEndian.AppendUint64(b, uint64(unixNano(next)))
-	b = binary.BigEndian.AppendUint64(b, uint64(unixNano(updated)))
-	b = append(b, list...)
-	sum := sha256.Sum256(b)
-	return append(b, sum[:]...)
+	var b bytes.Buffer
+	encodeFileTo(&b, name, next, updated, func(w io.Writer) error {
+		_, err := w.Write(list)
+		return err
+	})
+	return b.Bytes()
+}
+
+// encodeFileTo writes to w the file encodeFile returns, the list written
+// by list (as List.WriteTo writes it), hashing as it goes: a list is saved
+// with no copy of it in memory.
+func encodeFileTo(w io.Writer, name string, next, updated time.Time, list func(io.Writer) error) error {
+	h := sha256.New()
+	hdr := make([]byte, 0, len(fileMagic)+2+len(name)+16)
+	hdr = append(hdr, fileMagic...)
+	hdr = append(hdr, fileFormat, byte(len(name)))
+	hdr = append(hdr, name...)
+	hdr = binary.BigEndian.AppendUint64(hdr, uint64(unixNano(next)))
+	hdr = binary.BigEndian.AppendUint64(hdr, uint64(unixNano(updated)))
+	mw := io.MultiWriter(w, h)
+	if _, err := mw.Write(hdr); err != nil {
+		return err
+	}
+	if err := list(mw); err != nil {
+		return err
+	}
+	_, err := w.Write(h.Sum(nil))
+	return err
 }
 
 // unixNano returns t in Unix nanoseconds, 0 for the zero Time.
@@ -106,29 +126,54 @@ func decodeFile(name string, data []byte) (next, updated time.Time, list []byte,
 }
 
 // readFile reads the file of the list name in dir; a file that does not
-// exist is (nil, nil).
+// exist is (nil, nil). Only a regular file is read: it is opened without
+// following a symlink and without blocking on a FIFO, and its size is
+// checked against maxFileSize before a byte is read, so that a link to
+// /dev/zero or a FIFO in Dir is discarded as corrupt (errBadFile).
 func readFile(dir, name string) ([]byte, error) {
-	f, err := os.Open(filepath.Join(dir, name+fileSuffix))
+	f, err := openRegular(filepath.Join(dir, name+fileSuffix))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("lookup: %w", err)
+		// ELOOP: a symlink, which O_NOFOLLOW refuses.
+		return nil, fmt.Errorf("%w: %s: %w", errBadFile, name+fileSuffix, err)
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	fi, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("lookup: %w", err)
 	}
-	if len(b) > maxFileSize {
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: %s: not a regular file (%v)", errBadFile, name+fileSuffix, fi.Mode().Type())
+	}
+	if fi.Size() > maxFileSize {
 		return nil, fmt.Errorf("%w: %s: over %d bytes", errBadFile, name+fileSuffix, maxFileSize)
+	}
+	// One allocation of the size stated; a file that grows or shrinks
+	// while it is read is discarded.
+	b := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", errBadFile, name+fileSuffix, err)
+	}
+	if n, _ := f.Read(make([]byte, 1)); n != 0 {
+		return nil, fmt.Errorf("%w: %s: changed while read", errBadFile, name+fileSuffix)
 	}
 	return b, nil
 }
 
-// writeFile replaces the file of the list name in dir with data: a
-// temporary file in dir, synced, then renamed.
-func writeFile(dir, name string, data []byte) (err error) {
+// writeFile replaces the file of the list name in dir with data: see
+// writeFileFunc.
+func writeFile(dir, name string, data []byte) error {
+	return writeFileFunc(dir, name, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeFileFunc replaces the file of the list name in dir with what write
+// writes: a temporary file in dir, buffered, synced, then renamed.
+func writeFileFunc(dir, name string, write func(io.Writer) error) (err error) {
 	f, err := os.CreateTemp(dir, "."+name+fileSuffix+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("lookup: saving %s: %w", name, err)
@@ -141,7 +186,11 @@ func writeFile(dir, name string, data []byte) (err error) {
 			err = fmt.Errorf("lookup: saving %s: %w", name, err)
 		}
 	}()
-	if _, err = f.Write(data); err != nil {
+	bw := bufio.NewWriterSize(f, 64<<10)
+	if err = write(bw); err != nil {
+		return err
+	}
+	if err = bw.Flush(); err != nil {
 		return err
 	}
 	if err = f.Sync(); err != nil {

@@ -7,8 +7,10 @@ package lookup
 import (
 	"crypto/sha256"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -208,4 +210,60 @@ func FuzzListFile(f *testing.F) {
 			t.Fatalf("loaded list %q", l.Name())
 		}
 	})
+}
+
+// TestSaveFailureNotRequestFailure: a list that cannot be saved (Dir gone,
+// full or read-only) serves from memory; the failure shows in Lists and
+// the log and in Update's error, but not as a failed request: no back-off,
+// and new entries go on being fetched. The save is tried again at the next
+// Update, due or not.
+func TestSaveFailureNotRequestFailure(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lists")
+	s := newTestServer(t)
+	s.add("evil.example/", detailMsg(Malware))
+	setList(s, "se-4b", listOf(t, "se-4b", "v1", time.Minute, "evil.example/"))
+	var logs syncBuffer
+	c, clk := newTestClient(t, Config{BaseURL: s.URL, Dir: dir, Lists: []string{"se-4b"},
+		Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	// A file where the directory was: every save fails.
+	if err := os.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Update(bg); err == nil || errors.Is(err, ErrBackoff) {
+		t.Fatalf("Update = %v; want the save's failure", err)
+	}
+	if n, _ := c.updates.state(); n != 0 || c.Stats().UpdateErrors != 0 {
+		t.Errorf("%d failures, %d update errors counted for a failed save", n, c.Stats().UpdateErrors)
+	}
+	if st := c.Lists()[0]; st.Err == nil || !st.Loaded || st.Entries != 1 {
+		t.Errorf("Lists = %+v; want the list loaded, with the save's error", st)
+	}
+	if !strings.Contains(logs.String(), "saving") {
+		t.Errorf("the log does not show the failed save:\n%s", logs.String())
+	}
+	if v, err := c.Lookup(bg, "http://evil.example/"); err != nil || !v.Unsafe() {
+		t.Errorf("Lookup = %v, %v; want unsafe from memory", short(v), err)
+	}
+	// The next update goes out when due, with no back-off.
+	clk.advance(time.Minute)
+	if err := c.Update(bg); errors.Is(err, ErrBackoff) || s.count("hashList") != 2 {
+		t.Errorf("Update = %v after %d requests; want a second fetch", err, s.count("hashList"))
+	}
+	// Dir is back: the next Update saves, though nothing is due.
+	os.Remove(dir)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Update(bg); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "se-4b.sblist")); err != nil {
+		t.Errorf("not saved once Dir is back: %v", err)
+	}
+	if st := c.Lists()[0]; st.Err != nil {
+		t.Errorf("Lists()[0].Err = %v after the save", st.Err)
+	}
 }

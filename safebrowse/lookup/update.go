@@ -9,10 +9,25 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/urlspec/urlspec/safebrowse/hashlist"
+)
+
+// The limits on what a list reply may set.
+const (
+	// MaxVersion bounds a list's version: a reply with a longer one is
+	// corrupt ([ErrCorruptReply]), so that no version too long for a
+	// request URL is ever stored or sent back. Google's are a few bytes.
+	MaxVersion = 1 << 10
+	// MaxMinimumWait caps minimum_wait_duration, as the due time saved in
+	// Dir is capped: a list is fetched again within a day, whatever the
+	// reply said.
+	MaxMinimumWait = 24 * time.Hour
 )
 
 // Update fetches, once, every list that is due: whose minimum wait has
@@ -58,7 +73,16 @@ func (c *Client) Update(ctx context.Context) (result error) {
 	return err
 }
 
+// update fetches the due lists, then saves to Dir every list not saved
+// since it was updated: the save's failure is returned, and is no failed
+// request.
 func (c *Client) update(ctx context.Context) error {
+	err := c.fetchDue(ctx)
+	return errors.Join(err, c.saveUnsaved())
+}
+
+// fetchDue fetches the due lists and applies the replies.
+func (c *Client) fetchDue(ctx context.Context) error {
 	now := c.now()
 	if err := c.updates.check(now); err != nil {
 		return err
@@ -79,9 +103,11 @@ func (c *Client) update(ctx context.Context) error {
 		c.stats.updateErrors.Add(1)
 		c.failed(ctx, &c.updates, now, err)
 		if ctx.Err() == nil && c.closing.Err() == nil {
+			drop := refusesRequest(err)
 			c.statusMu.Lock()
 			for _, s := range due {
 				s.err = err
+				s.whole = s.whole || drop
 			}
 			c.statusMu.Unlock()
 		}
@@ -91,6 +117,7 @@ func (c *Client) update(ctx context.Context) error {
 	failed := false
 	for i, s := range due {
 		err := c.apply(now, s, msgs[i])
+		s.unsaved = s.unsaved || (err == nil && c.dir != "")
 		c.statusMu.Lock()
 		s.err = err
 		c.statusMu.Unlock()
@@ -114,16 +141,33 @@ func (c *Client) update(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// apply applies the HashList message msg to the list s, sets when it is
-// due next, and saves it to Dir.
+// apply applies the HashList message msg to the list s and sets when it is
+// due next; update saves it to Dir.
 func (c *Client) apply(now time.Time, s *listState, msg []byte) error {
 	h, err := parseListHeader(msg)
 	if err != nil {
 		s.whole = true
 		return fmt.Errorf("lookup: list %s: %w", s.name, err)
 	}
+	if h.name != "" && h.name != s.name {
+		// Said here, with the key masked before the name is clipped:
+		// hashlist would clip it first.
+		s.whole = true
+		return fmt.Errorf("lookup: list %s: %w: message is for list %q", s.name, hashlist.ErrName, clip(mask(h.name, c.key)))
+	}
 	before := s.list.Len()
-	if err := s.list.Apply(msg); err != nil {
+	// Config.MaxDatabaseEntries, checked before anything is decoded: the
+	// additions' count, less the removals' (hashlist checks that the
+	// data holds them all).
+	n := h.adds
+	if h.partial {
+		n += int64(before) - h.removes
+	}
+	if n > int64(c.maxEntries) {
+		s.whole = true
+		return fmt.Errorf("lookup: list %s: %w: %d hashes, over Config.MaxDatabaseEntries (%d)", s.name, ErrCorruptReply, n, c.maxEntries)
+	}
+	if err := c.scrub(s.list.Apply(msg)); err != nil {
 		// The old contents go on answering. Drop the version, so that the
 		// next fetch is whole: after a checksum mismatch as the spec asks,
 		// and after a corrupt message too, since the list we hold may be
@@ -145,26 +189,57 @@ func (c *Client) apply(now time.Time, s *listState, msg []byte) error {
 	s.loaded.Store(true)
 	c.log.Info("lookup: list updated", "list", s.name, "partial", h.partial,
 		"entries", s.list.Len(), "before", before, "wait", h.minWait)
-	if c.dir == "" {
-		return nil
-	}
-	blob, err := s.list.MarshalBinary()
-	if err == nil {
-		err = writeFile(c.dir, s.name, encodeFile(s.name, s.next, s.updated, blob))
-	}
-	if err != nil {
-		c.log.Error("lookup: saving list", "list", s.name, "err", err)
-		return fmt.Errorf("lookup: list %s: %w", s.name, err)
-	}
 	return nil
+}
+
+// saveUnsaved saves to Dir each list updated since its last save. A
+// failed save is not a failed request: the list serves from memory, the
+// failure shows in the log and in ListStatus.Err, and the save is tried
+// again at the next update, due or not, backing off or not. It returns
+// the failures.
+func (c *Client) saveUnsaved() error {
+	var errs []error
+	for _, s := range c.lists {
+		if !s.unsaved {
+			continue
+		}
+		err := writeFileFunc(c.dir, s.name, func(w io.Writer) error {
+			return encodeFileTo(w, s.name, s.next, s.updated, func(w io.Writer) error {
+				_, err := s.list.WriteTo(w)
+				return err
+			})
+		})
+		if err != nil {
+			c.log.Error("lookup: saving list; it serves from memory, and the save is tried again at the next update",
+				"list", s.name, "err", err)
+			errs = append(errs, err)
+		}
+		s.unsaved = err != nil
+		c.statusMu.Lock()
+		s.saveErr = err
+		c.statusMu.Unlock()
+	}
+	return errors.Join(errs...)
+}
+
+// refusesRequest reports whether err is a 4xx reply that refuses the
+// request itself: then the versions it sent are dropped, so that the next
+// fetch is whole, and a version the server no longer takes (or a URL grown
+// too long: 414) does not stop the updates for good. 408 and 429 refuse
+// the timing, not the request.
+func refusesRequest(err error) bool {
+	var se *StatusError
+	return errors.As(err, &se) && se.StatusCode >= 400 && se.StatusCode < 500 &&
+		se.StatusCode != http.StatusRequestTimeout && se.StatusCode != http.StatusTooManyRequests
 }
 
 // fetch requests the due lists and returns their HashList messages, in the
 // order of due.
 func (c *Client) fetch(ctx context.Context, due []*listState) ([][]byte, error) {
+	maxDB := strconv.Itoa(c.maxEntries)
 	if len(due) == 1 {
 		s := due[0]
-		q := url.Values{}
+		q := url.Values{"sizeConstraints.maxDatabaseEntries": {maxDB}}
 		if v := s.list.Version(); !s.whole && len(v) > 0 {
 			q.Set("version", base64.StdEncoding.EncodeToString(v))
 		}
@@ -174,7 +249,7 @@ func (c *Client) fetch(ctx context.Context, due []*listState) ([][]byte, error) 
 		}
 		return [][]byte{body}, nil
 	}
-	q := url.Values{}
+	q := url.Values{"sizeConstraints.maxDatabaseEntries": {maxDB}}
 	for _, s := range due {
 		q.Add("names", s.name)
 		if v := s.list.Version(); !s.whole && len(v) > 0 {
@@ -189,14 +264,14 @@ func (c *Client) fetch(ctx context.Context, due []*listState) ([][]byte, error) 
 	if err != nil {
 		return nil, fmt.Errorf("lookup: %s: %w", methodBatch, err)
 	}
-	return matchLists(due, lists)
+	return matchLists(due, lists, c.key)
 }
 
 // matchLists puts the lists of a batch reply in the order of due: by name
 // when the message has one, else by position, as the reply keeps the
 // request's order. A list missing, repeated or not asked for makes the
-// reply corrupt.
-func matchLists(due []*listState, lists [][]byte) ([][]byte, error) {
+// reply corrupt. A name is quoted with the API key masked.
+func matchLists(due []*listState, lists [][]byte, key string) ([][]byte, error) {
 	out := make([][]byte, len(due))
 	for j, m := range lists {
 		h, err := parseListHeader(m)
@@ -215,7 +290,7 @@ func matchLists(due []*listState, lists [][]byte) ([][]byte, error) {
 			}
 		}
 		if i < 0 || out[i] != nil {
-			return nil, fmt.Errorf("lookup: %s: %w: list %q not asked for, or twice", methodBatch, ErrCorruptReply, clip(h.name))
+			return nil, fmt.Errorf("lookup: %s: %w: list %q not asked for, or twice", methodBatch, ErrCorruptReply, clip(mask(h.name, key)))
 		}
 		out[i] = m
 	}

@@ -219,14 +219,14 @@ func TestChecksumMismatch(t *testing.T) {
 func TestBatchMatching(t *testing.T) {
 	a, b := listOf(t, "se-4b", "a", 0), listOf(t, "mw-4b", "b", 0)
 	due := []*listState{{name: "se-4b"}, {name: "mw-4b"}}
-	got, err := matchLists(due, [][]byte{b, a})
+	got, err := matchLists(due, [][]byte{b, a}, testKey)
 	if err != nil || string(got[0]) != string(a) || string(got[1]) != string(b) {
 		t.Errorf("reordered: %v", err)
 	}
-	if _, err := matchLists(due, [][]byte{a}); !errors.Is(err, ErrCorruptReply) {
+	if _, err := matchLists(due, [][]byte{a}, testKey); !errors.Is(err, ErrCorruptReply) {
 		t.Errorf("missing list: err = %v", err)
 	}
-	if _, err := matchLists(due, [][]byte{a, a}); !errors.Is(err, ErrCorruptReply) {
+	if _, err := matchLists(due, [][]byte{a, a}, testKey); !errors.Is(err, ErrCorruptReply) {
 		t.Errorf("list twice: err = %v", err)
 	}
 }

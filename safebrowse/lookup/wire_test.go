@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/protobuf/encoding/protowire"
+
 	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
 )
 
@@ -85,6 +87,48 @@ func TestSearchReplyHandWritten(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got %+v\nwant %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestSearchReplyMerged: what a reply repeats is kept once, so that a
+// reply costs what it weighs and a verdict holds each threat once.
+func TestSearchReplyMerged(t *testing.T) {
+	h := hashOf("evil.example/")
+	g := hashOf("good.example/")
+	fh := func(h [32]byte, details ...[]byte) []byte {
+		return cat([]byte{0x0a}, protowire.AppendVarint(nil, uint64(len(fullHashMsg(h, details...)))), fullHashMsg(h, details...))
+	}
+	tests := []struct {
+		name string
+		in   []byte
+		want []fullHash
+	}{
+		// The same full hash twice is one, with the details of both.
+		{"same full hash", cat(fh(h, detailMsg(Malware)), fh(g), fh(h, detailMsg(SocialEngineering))),
+			[]fullHash{{h, []detail{{Malware, nil}, {SocialEngineering, nil}}}, {g, nil}}},
+		// The same detail twice is one.
+		{"same detail", cat(fh(h, detailMsg(Malware, Canary), detailMsg(Malware, Canary)), fh(h, detailMsg(Malware, Canary))),
+			[]fullHash{{h, []detail{{Malware, []ThreatAttribute{Canary}}}}}},
+		// An attribute repeated in a detail is kept once, in the server's order.
+		{"same attribute", fh(h, detailMsg(Malware, FrameOnly, Canary, FrameOnly, Canary)),
+			[]fullHash{{h, []detail{{Malware, []ThreatAttribute{FrameOnly, Canary}}}}}},
+		// The same set of attributes in another order is the same detail.
+		{"same set", fh(h, detailMsg(Malware, Canary, FrameOnly), detailMsg(Malware, FrameOnly, Canary)),
+			[]fullHash{{h, []detail{{Malware, []ThreatAttribute{Canary, FrameOnly}}}}}},
+		// Another type or another set is another detail.
+		{"distinct", fh(h, detailMsg(Malware), detailMsg(Malware, Canary), detailMsg(UnwantedSoftware)),
+			[]fullHash{{h, []detail{{Malware, nil}, {Malware, []ThreatAttribute{Canary}}, {UnwantedSoftware, nil}}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := parseSearchReply(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got.hashes, tt.want) {
+				t.Errorf("got %+v\nwant %+v", got.hashes, tt.want)
 			}
 		})
 	}
@@ -187,7 +231,7 @@ func FuzzBatchReply(f *testing.F) {
 			return
 		}
 		due := []*listState{{name: "se-4b"}, {name: "mw-4b"}}
-		matchLists(due, lists)
+		matchLists(due, lists, testKey)
 		for _, l := range lists {
 			parseListHeader(l)
 		}

@@ -7,6 +7,7 @@ package v5wire
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -85,6 +86,16 @@ func enums[E ~int32](dst []E, f *field) ([]E, error) {
 		v, err := f.int32()
 		return append(dst, E(v)), err
 	case protowire.BytesType:
+		// One value ends at each byte under 0x80: room for them all at
+		// once, so that a long packed field costs its values and no
+		// regrowth.
+		n := 0
+		for _, c := range f.b {
+			if c < 0x80 {
+				n++
+			}
+		}
+		dst = slices.Grow(dst, n)
 		for p := f.b; len(p) > 0; {
 			v, n := protowire.ConsumeVarint(p)
 			if n < 0 {
@@ -100,6 +111,20 @@ func enums[E ~int32](dst []E, f *field) ([]E, error) {
 		return dst, nil
 	}
 	return dst, f.want(protowire.VarintType)
+}
+
+// count returns how many times field num occurs in the message b, as far
+// as b reads: room for a repeated field's values, allocated once.
+func count(b []byte, num protowire.Number) int {
+	n := 0
+	r := reader{b: b}
+	var f field
+	for r.next(&f) {
+		if f.num == num {
+			n++
+		}
+	}
+	return n
 }
 
 // once tracks the singular message fields seen, to refuse one given twice.

@@ -54,6 +54,9 @@ func (d *FullHashDetail) Known() bool {
 // or a FullHash without one, is corrupt.
 func ParseSearchHashesResponse(b []byte) (SearchHashesResponse, error) {
 	var m SearchHashesResponse
+	if n := count(b, searchFullHashes); n > 0 {
+		m.FullHashes = make([]FullHash, 0, n)
+	}
 	var seen once
 	r := reader{b: b}
 	var f field
@@ -88,6 +91,9 @@ func ParseSearchHashesResponse(b []byte) (SearchHashesResponse, error) {
 // parseFullHash reads FullHash { 1 full_hash; 2 full_hash_details }.
 func parseFullHash(b []byte) (FullHash, error) {
 	var h FullHash
+	if n := count(b, fullHashDetails); n > 0 {
+		h.Details = make([]FullHashDetail, 0, n)
+	}
 	has := false
 	r := reader{b: b}
 	var f field
