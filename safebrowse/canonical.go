@@ -267,27 +267,40 @@ func canonical[T string | []byte](dst []byte, s T, rawURL string, m readMode, cl
 		return orig, p, newError(ErrNoHost, rawURL, "")
 	}
 
-	return pathRules(dst, &p, hostEnd, !clean), p, nil
+	return pathRules(dst, &p, hostEnd, bytes.IndexByte(dst[hostEnd:], '?'), !clean), p, nil
 }
 
 // pathRules applies steps 6 and 7 to the canonical URL begun in dst at
 // p.start, whose canonical host ends at hostEnd, and which the unescaped
 // path and query follow; it sets the rest of p and returns the buffer.
+// q is the index in dst[hostEnd:] of the first '?', where the path ends,
+// or -1 if there is none: the caller's scan may have found it already.
 // Step 7 runs when dirty is set. A clean input gives a clean result: its
 // bytes are kept or moved, and those added (the scheme's, "://", '/', an
 // address's digits) need no escape.
-func pathRules(dst []byte, p *parts, hostEnd int, dirty bool) []byte {
+//
+// It is the one implementation of the path rules: the full path and every
+// branch of the fast path end here.
+func pathRules(dst []byte, p *parts, hostEnd, q int, dirty bool) []byte {
 	// Step 6: the path rules. The path ends at the first unescaped '?'.
-	if hostEnd == len(dst) || dst[hostEnd] == '?' {
-		dst = splice(dst, hostEnd, hostEnd, slash)
-	}
 	pathEnd := len(dst)
-	if i := bytes.IndexByte(dst[hostEnd:], '?'); i >= 0 {
-		pathEnd = hostEnd + i
+	if q >= 0 {
+		pathEnd = hostEnd + q
 	}
-	n := canonPath(dst[hostEnd:pathEnd])
-	dst = splice(dst, hostEnd+n, pathEnd, nil)
-	pathEnd = hostEnd + n
+	if pathEnd == hostEnd {
+		// An empty path is "/".
+		if pathEnd == len(dst) {
+			dst = append(dst, '/')
+		} else {
+			dst = splice(dst, hostEnd, hostEnd, slash)
+		}
+		pathEnd++
+	}
+	// Most paths are clean: canonPath removes nothing, nothing moves.
+	if n := canonPath(dst[hostEnd:pathEnd]); hostEnd+n < pathEnd {
+		dst = splice(dst, hostEnd+n, pathEnd, nil)
+		pathEnd = hostEnd + n
+	}
 	p.hasQuery = pathEnd < len(dst)
 
 	// Step 7: escape.
