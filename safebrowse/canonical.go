@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/urlspec/urlspec/internal/host"
+	"github.com/urlspec/urlspec/internal/inputerr"
 )
 
 // maxURLLen bounds the input of every function of this package: 2 MiB, the
@@ -107,7 +108,7 @@ const (
 // (readRaw or readNoReparse).
 func appendCanonicalMode(dst []byte, rawURL string, m readMode) ([]byte, parts, error) {
 	if len(rawURL) > maxURLLen {
-		return dst, parts{}, newError(ErrTooLong, rawURL[:64], "first 64 bytes of "+strconv.Itoa(len(rawURL))+", over the bound of "+strconv.Itoa(maxURLLen))
+		return dst, parts{}, newError(ErrTooLong, rawURL, "over the bound of "+strconv.Itoa(maxURLLen)+" bytes")
 	}
 
 	// Step 1: trim, then drop tab, CR and LF. Their escaped forms stay.
@@ -178,7 +179,7 @@ func canonical[T string | []byte](dst []byte, s T, rawURL string, m readMode, cl
 	// Step 3: scheme and authority, on the raw input.
 	scheme, rest, err := splitScheme(s)
 	if err != nil {
-		return orig, p, newError(err, rawURL, strconv.Quote(string(scheme))+" is not hierarchical")
+		return orig, p, newError(err, rawURL, inputerr.Quote(string(scheme))+" is not hierarchical")
 	}
 	// Most authorities are a bare host: hostBounds has nothing to cut
 	// unless the authority holds a '@' or a ':'.
@@ -237,7 +238,7 @@ func canonical[T string | []byte](dst []byte, s T, rawURL string, m readMode, cl
 		}
 	}
 	if badPort {
-		return orig, p, newError(ErrInvalidPort, rawURL, strconv.Quote(string(port[1:]))+" is not a port")
+		return orig, p, newError(ErrInvalidPort, rawURL, inputerr.Quote(string(port[1:]))+" is not a port")
 	}
 
 	if escaped {
