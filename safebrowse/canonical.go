@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/urlspec/urlspec/internal/host"
+	"github.com/urlspec/urlspec/internal/inputerr"
 )
 
 // maxURLLen bounds the input of every function of this package: 2 MiB, the
@@ -107,7 +108,7 @@ const (
 // (readRaw or readNoReparse).
 func appendCanonicalMode(dst []byte, rawURL string, m readMode) ([]byte, parts, error) {
 	if len(rawURL) > maxURLLen {
-		return dst, parts{}, newError(ErrTooLong, rawURL[:64], "first 64 bytes of "+strconv.Itoa(len(rawURL))+", over the bound of "+strconv.Itoa(maxURLLen))
+		return dst, parts{}, newError(ErrTooLong, rawURL, "over the bound of "+strconv.Itoa(maxURLLen)+" bytes")
 	}
 
 	// Step 1: trim, then drop tab, CR and LF. Their escaped forms stay.
@@ -178,7 +179,7 @@ func canonical[T string | []byte](dst []byte, s T, rawURL string, m readMode, cl
 	// Step 3: scheme and authority, on the raw input.
 	scheme, rest, err := splitScheme(s)
 	if err != nil {
-		return orig, p, newError(err, rawURL, strconv.Quote(string(scheme))+" is not hierarchical")
+		return orig, p, newError(err, rawURL, inputerr.Quote(string(scheme))+" is not hierarchical")
 	}
 	// Most authorities are a bare host: hostBounds has nothing to cut
 	// unless the authority holds a '@' or a ':'.
@@ -237,7 +238,7 @@ func canonical[T string | []byte](dst []byte, s T, rawURL string, m readMode, cl
 		}
 	}
 	if badPort {
-		return orig, p, newError(ErrInvalidPort, rawURL, strconv.Quote(string(port[1:]))+" is not a port")
+		return orig, p, newError(ErrInvalidPort, rawURL, inputerr.Quote(string(port[1:]))+" is not a port")
 	}
 
 	if escaped {
@@ -267,27 +268,40 @@ func canonical[T string | []byte](dst []byte, s T, rawURL string, m readMode, cl
 		return orig, p, newError(ErrNoHost, rawURL, "")
 	}
 
-	return pathRules(dst, &p, hostEnd, !clean), p, nil
+	return pathRules(dst, &p, hostEnd, bytes.IndexByte(dst[hostEnd:], '?'), !clean), p, nil
 }
 
 // pathRules applies steps 6 and 7 to the canonical URL begun in dst at
 // p.start, whose canonical host ends at hostEnd, and which the unescaped
 // path and query follow; it sets the rest of p and returns the buffer.
+// q is the index in dst[hostEnd:] of the first '?', where the path ends,
+// or -1 if there is none: the caller's scan may have found it already.
 // Step 7 runs when dirty is set. A clean input gives a clean result: its
 // bytes are kept or moved, and those added (the scheme's, "://", '/', an
 // address's digits) need no escape.
-func pathRules(dst []byte, p *parts, hostEnd int, dirty bool) []byte {
+//
+// It is the one implementation of the path rules: the full path and every
+// branch of the fast path end here.
+func pathRules(dst []byte, p *parts, hostEnd, q int, dirty bool) []byte {
 	// Step 6: the path rules. The path ends at the first unescaped '?'.
-	if hostEnd == len(dst) || dst[hostEnd] == '?' {
-		dst = splice(dst, hostEnd, hostEnd, slash)
-	}
 	pathEnd := len(dst)
-	if i := bytes.IndexByte(dst[hostEnd:], '?'); i >= 0 {
-		pathEnd = hostEnd + i
+	if q >= 0 {
+		pathEnd = hostEnd + q
 	}
-	n := canonPath(dst[hostEnd:pathEnd])
-	dst = splice(dst, hostEnd+n, pathEnd, nil)
-	pathEnd = hostEnd + n
+	if pathEnd == hostEnd {
+		// An empty path is "/".
+		if pathEnd == len(dst) {
+			dst = append(dst, '/')
+		} else {
+			dst = splice(dst, hostEnd, hostEnd, slash)
+		}
+		pathEnd++
+	}
+	// Most paths are clean: canonPath removes nothing, nothing moves.
+	if n := canonPath(dst[hostEnd:pathEnd]); hostEnd+n < pathEnd {
+		dst = splice(dst, hostEnd+n, pathEnd, nil)
+		pathEnd = hostEnd + n
+	}
 	p.hasQuery = pathEnd < len(dst)
 
 	// Step 7: escape.

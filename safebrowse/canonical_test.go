@@ -512,10 +512,14 @@ func TestErrorMessages(t *testing.T) {
 		{"http://[::g]/", `safebrowse: invalid host in "http://[::g]/": brackets hold no IPv6 address`},
 		// A port that is not a port, named.
 		{"http://example.org:99999/", `safebrowse: invalid port in "http://example.org:99999/": "99999" is not a port`},
-		// A long input is quoted up to its first 100 bytes.
-		{"javascript:" + strings.Repeat("x", 200), `safebrowse: unsupported scheme in "javascript:` + strings.Repeat("x", 89) + `": "javascript" is not hierarchical`},
-		// Too long: the input is cut to its first 64 bytes.
-		{"http://a.com/" + strings.Repeat("x", maxURLLen), `safebrowse: URL too long in "http://a.com/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx": first 64 bytes of 2097165, over the bound of 2097152`},
+		// A long input is quoted up to its first 100 bytes, and its length given.
+		{"javascript:" + strings.Repeat("x", 200), `safebrowse: unsupported scheme in "javascript:` + strings.Repeat("x", 89) + `"... (211 bytes): "javascript" is not hierarchical`},
+		// A character that straddles byte 100 is left out whole, not cut.
+		{"javascript:" + strings.Repeat("x", 88) + "é", `safebrowse: unsupported scheme in "javascript:` + strings.Repeat("x", 88) + `"... (101 bytes): "javascript" is not hierarchical`},
+		// A long scheme is quoted in the detail as the input is.
+		{strings.Repeat("a", 200) + ":x", `safebrowse: unsupported scheme in "` + strings.Repeat("a", 100) + `"... (202 bytes): "` + strings.Repeat("a", 100) + `"... (200 bytes) is not hierarchical`},
+		// Too long: quoted as any input is, with its length and the bound.
+		{"http://a.com/" + strings.Repeat("x", maxURLLen), `safebrowse: URL too long in "http://a.com/` + strings.Repeat("x", 87) + `"... (2097165 bytes): over the bound of 2097152 bytes`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {

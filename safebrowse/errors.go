@@ -35,15 +35,10 @@ var (
 	ErrListName = errors.New("safebrowse: invalid hash list name")
 )
 
-// maxQuoted is how much of the input an error message quotes.
-const maxQuoted = 100
-
 // newError returns an error wrapping the sentinel err for input, with an
-// optional detail; its message quotes the input, cut to its first 100
-// bytes (internal/inputerr).
+// optional detail. The input is given whole: [inputerr.New] quotes at most
+// its first 100 bytes, never part of a UTF-8 sequence, notes its length
+// when it is longer, and keeps no more of it than it quotes.
 func newError(err error, input, detail string) error {
-	if len(input) > maxQuoted {
-		input = input[:maxQuoted]
-	}
 	return inputerr.New(err, input, detail)
 }

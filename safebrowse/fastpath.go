@@ -5,6 +5,7 @@
 package safebrowse
 
 import (
+	"bytes"
 	"math/bits"
 	"strings"
 
@@ -18,7 +19,8 @@ import (
 // byte <= 0x20 or DEL. If it holds a '%', its host as read, once
 // unescaped, must be a valid host, so that decision g does not apply. Its
 // host then needs only lowercasing, or the host rules of canonHost, and
-// its path only the path rules.
+// its path only the path rules, which it leaves to [pathRules] as the full
+// path does.
 //
 // For any other input, and for one that is an error, it reports false,
 // and has written only dst's spare capacity; the caller then takes the
@@ -141,7 +143,8 @@ func appendCanonicalFast(dst []byte, rawURL string) ([]byte, parts, bool) {
 		if err != nil || hostEnd == p.hostStart {
 			return orig, p, false
 		}
-		return pathRules(dst, &p, hostEnd, true), p, true
+		// An escaped '?' is a '?' now: find the query again.
+		return pathRules(dst, &p, hostEnd, bytes.IndexByte(dst[hostEnd:], '?'), true), p, true
 
 	case all&(fastCut|fastDotRun|fastHost) == 0:
 		// A host in form, but for its case, and perhaps an IPv4 address.
@@ -176,26 +179,10 @@ func appendCanonicalFast(dst []byte, rawURL string) ([]byte, parts, bool) {
 		// not valid UTF-8, is escaped (step 7).
 		dirty = dirty || all&fastHost != 0
 	}
-	if dirty {
-		dst = append(dst, rest...)
-		return pathRules(dst, &p, hostEnd, true), p, true
-	}
-
-	// pathRules, for a rest that is its own unescaped form and needs no
-	// escape, whose query begins at q, as scanRest found.
-	if q < 0 {
-		q = len(rest)
-	}
-	if q == 0 {
-		dst = append(dst, '/')
-	}
-	dst = append(dst, rest[:q]...)
-	dst = dst[:hostEnd+canonPath(dst[hostEnd:])]
-	p.hostEnd, p.pathEnd = hostEnd, len(dst)
-	dst = append(dst, rest[q:]...)
-	p.hasQuery = q < len(rest)
-	p.end = len(dst)
-	return dst, p, true
+	// rest is its own unescaped form (it holds no '%'), so its first '?',
+	// which scanRest found, begins the query.
+	dst = append(dst, rest...)
+	return pathRules(dst, &p, hostEnd, q, dirty), p, true
 }
 
 // scanRest returns the index of the first '?' in s, or -1, and whether a

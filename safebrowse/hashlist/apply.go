@@ -57,9 +57,9 @@ func (l *List) Apply(msg []byte) error {
 	if m.hasRem && !m.partial {
 		return newError(ErrCorrupt, old.name, "compressed_removals in a full update")
 	}
-	next, e := old.update(&m)
-	if e != "" {
-		return newError(ErrCorrupt, old.name, e)
+	next, err := old.update(&m)
+	if err != nil {
+		return wrapError(ErrCorrupt, old.name, err)
 	}
 	if m.checksum != nil {
 		if !bytes.Equal(m.checksum, next.sum[:]) {
@@ -73,7 +73,7 @@ func (l *List) Apply(msg []byte) error {
 }
 
 // update returns the state after the message m, or why m is corrupt.
-func (old *state) update(m *wireList) (*state, string) {
+func (old *state) update(m *wireList) (*state, error) {
 	next := &state{name: old.name, width: old.width}
 	if len(m.version) > 0 {
 		next.version = bytes.Clone(m.version)
@@ -81,7 +81,7 @@ func (old *state) update(m *wireList) (*state, string) {
 	if m.partial && m.addWidth == 0 && !m.hasRem {
 		// A version-only message: the hashes stay as they are.
 		next.sum, next.n, next.flat, next.idx = old.sum, old.n, old.flat, old.idx
-		return next, ""
+		return next, nil
 	}
 	oldN := 0
 	if m.partial {
@@ -91,22 +91,29 @@ func (old *state) update(m *wireList) (*state, string) {
 	// removals are checked while merging).
 	bound := oldN
 	if m.hasRem && m.rem.count >= int64(oldN) {
-		return nil, fmt.Sprintf("compressed_removals: %d removals from a list of %d", m.rem.count+1, oldN)
+		return nil, fmt.Errorf("compressed_removals: %d removals from a list of %d", m.rem.count+1, oldN)
 	}
 	if m.addWidth != 0 {
 		bound += int(m.add.count) + 1
 	}
+	var err error
 	if old.width == 4 {
-		return next, next.merge4(old, oldN, m, bound)
+		err = next.merge4(old, oldN, m, bound)
+	} else {
+		err = next.mergeWide(old, oldN, m, bound)
 	}
-	return next, next.mergeWide(old, oldN, m, bound)
+	if err != nil {
+		return nil, err
+	}
+	return next, nil
 }
 
 // merge4 builds the hashes of a 4-byte list: the first oldN hashes of old
 // less the removals, merged with the additions, in one pass that feeds the
 // index (or flat array) and SHA-256 together. An addition equal to a hash
-// kept is kept once: the checksum judges it.
-func (next *state) merge4(old *state, oldN int, m *wireList, bound int) string {
+// kept is kept once: the checksum judges it. It returns why m is corrupt,
+// or nil.
+func (next *state) merge4(old *state, oldN int, m *wireList, bound int) error {
 	var out sink4
 	out.init(bound)
 	rem, add := new(rice32), new(rice32)
@@ -127,11 +134,11 @@ func (next *state) merge4(old *state, oldN int, m *wireList, bound int) string {
 			}
 			out.addAll(chunk[:n])
 		}
-		if add.err != "" {
-			return "additions: " + add.err
+		if add.err != nil {
+			return fmt.Errorf("additions: %w", add.err)
 		}
 		out.finish(next)
-		return ""
+		return nil
 	}
 	r, hasR := rem.next()
 	a, hasA := add.next()
@@ -163,21 +170,21 @@ func (next *state) merge4(old *state, oldN int, m *wireList, bound int) string {
 		}
 		out.add(v)
 	}
-	if rem.err != "" {
-		return "compressed_removals: " + rem.err
+	if rem.err != nil {
+		return fmt.Errorf("compressed_removals: %w", rem.err)
 	}
 	if hasR {
-		return fmt.Sprintf("compressed_removals: index %d in a list of %d", r, oldN)
+		return fmt.Errorf("compressed_removals: index %d in a list of %d", r, oldN)
 	}
 	for hasA {
 		out.add(a)
 		a, hasA = add.next()
 	}
-	if add.err != "" {
-		return "additions: " + add.err
+	if add.err != nil {
+		return fmt.Errorf("additions: %w", add.err)
 	}
 	out.finish(next)
-	return ""
+	return nil
 }
 
 // sink4 receives the prefixes of a 4-byte list in ascending order and
@@ -254,15 +261,15 @@ func (s *sink4) finish(st *state) {
 }
 
 // mergeWide builds the hashes of an 8-, 16- or 32-byte list as a flat
-// sorted array.
-func (next *state) mergeWide(old *state, oldN int, m *wireList, bound int) string {
+// sorted array. It returns why m is corrupt, or nil.
+func (next *state) mergeWide(old *state, oldN int, m *wireList, bound int) error {
 	w := old.width
 	var adds []byte
 	if m.addWidth != 0 {
-		var e string
-		adds, e = decodeWide(make([]byte, 0, (m.add.count+1)*int64(w)), &m.add, w)
-		if e != "" {
-			return "additions: " + e
+		var err error
+		adds, err = decodeWide(make([]byte, 0, (m.add.count+1)*int64(w)), &m.add, w)
+		if err != nil {
+			return fmt.Errorf("additions: %w", err)
 		}
 	}
 	rem := new(rice32)
@@ -286,11 +293,11 @@ func (next *state) mergeWide(old *state, oldN int, m *wireList, bound int) strin
 		}
 		flat = append(flat, v...)
 	}
-	if rem.err != "" {
-		return "compressed_removals: " + rem.err
+	if rem.err != nil {
+		return fmt.Errorf("compressed_removals: %w", rem.err)
 	}
 	if hasR {
-		return fmt.Sprintf("compressed_removals: index %d in a list of %d", r, oldN)
+		return fmt.Errorf("compressed_removals: index %d in a list of %d", r, oldN)
 	}
 	flat = append(flat, adds...)
 	next.n = len(flat) / w
@@ -298,5 +305,5 @@ func (next *state) mergeWide(old *state, oldN int, m *wireList, bound int) strin
 		next.flat = flat
 	}
 	next.sum = sha256.Sum256(flat)
-	return ""
+	return nil
 }

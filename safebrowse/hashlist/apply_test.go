@@ -292,6 +292,12 @@ func TestApply(t *testing.T) {
 			hashListMsg{partial: true}.bytes(), 6, protowire.BytesType),
 			protowire.AppendVarint(protowire.AppendTag(nil, 1, protowire.VarintType), uint64(1<<64-5)),
 		), nil, "", ErrCorrupt},
+		// Wire: a minimum_wait_duration of 2^62 s, longer than a
+		// time.Duration holds, is capped, not corrupt (decision i).
+		{"huge minimum wait", protowire.AppendBytes(protowire.AppendTag(
+			hashListMsg{version: "v1", partial: true}.bytes(), 6, protowire.BytesType),
+			protowire.AppendVarint(protowire.AppendTag(nil, 1, protowire.VarintType), 1<<62),
+		), be4(startVals...), "v1", nil},
 	}
 	for _, min := range []int{1 << 16, 0} {
 		for _, tt := range tests {

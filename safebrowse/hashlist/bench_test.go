@@ -133,7 +133,7 @@ func BenchmarkDecode(b *testing.B) {
 		for n := d.fill(chunk[:]); n > 0; n = d.fill(chunk[:]) {
 			sum += chunk[n-1]
 		}
-		if d.err != "" {
+		if d.err != nil {
 			b.Fatal(d.err)
 		}
 	})

@@ -69,18 +69,29 @@
 //	h. compressed_removals in a full update is [ErrCorrupt]: there is no
 //	   old list to index. A present but empty RiceDeltaEncoded message is
 //	   one value, 0, as protobuf defaults say.
-//	i. Protobuf: unknown fields are skipped, metadata is not read (the
-//	   width comes from the name), a scalar given twice takes the last
-//	   value; but an embedded message given twice, or two additions fields,
-//	   are [ErrCorrupt] rather than merged, and so is a known field with
-//	   the wrong wire type, a first_value past 32 bits in a 32-bit stream,
-//	   an int32 field past int32, and a negative or out-of-range
-//	   minimum_wait_duration.
+//	i. Protobuf is read under the module's one strictness policy, which
+//	   lookup and sbtest share and which is written, with its reasons, in
+//	   the doc of safebrowse/internal/v5wire, the one reader and writer of
+//	   the v5 messages. In short: unknown fields are skipped, a scalar
+//	   given twice takes the last value; an embedded message given twice,
+//	   two additions fields, a known field with the wrong wire type, a
+//	   first_value past 32 bits in a 32-bit stream, an int32 field past
+//	   int32, and a negative minimum_wait_duration or one with nanos out of
+//	   range are [ErrCorrupt]; a minimum_wait_duration longer than a
+//	   time.Duration holds is read as the longest one (a long wait is no
+//	   reason to refuse a list). Metadata is not read: the width comes from
+//	   the name.
 //	j. The zero List has no name: it holds nothing, Apply fails with
 //	   [ErrName], and UnmarshalBinary gives it the saved list's name.
 //	k. [Checksum] hashes duplicates as given, and returns the zero array
 //	   for a bad width, rather than panic.
-//	l. A sha256_checksum in an error is quoted in hex within the 100-byte
+//	l. A list name is taken with or without the "hashLists/" prefix, in
+//	   [New] and in a message's name: safebrowsing.proto gives the list
+//	   resources the pattern "hashLists/{hash_list}", while the reference's
+//	   tables and Chromium use the bare name, and a server that sent the
+//	   other form must not fail every update. The prefix is dropped once:
+//	   [List.Name], and the name a saved list holds, are bare ("se-4b").
+//	m. A sha256_checksum in an error is quoted in hex within the 100-byte
 //	   rule of every quoted input: at most 100 hex digits, then its length,
 //	   so that a 32 MiB checksum does not make a 64 MiB message.
 //

@@ -151,11 +151,7 @@ func loadBlob(data []byte, want string) (*state, error) {
 		return nil, corrupt("bad name")
 	}
 	if want != "" && string(name) != want {
-		q := name
-		if len(q) > 100 {
-			q = q[:100]
-		}
-		return nil, newError(ErrName, want, "saved list is "+strconv.Quote(string(q)))
+		return nil, newError(ErrName, want, "saved list is "+quote(string(name)))
 	}
 	n, k := binary.Uvarint(b)
 	if k <= 0 || len(b)-k < 32 || n != uint64(len(b)-k-32)/uint64(w) || (len(b)-k-32)%w != 0 {

@@ -140,7 +140,7 @@ func (m *Message) UnmarshalBinary(data []byte) error {
 	if err != nil {
 		return wrapError(ErrCorrupt, wl.name, err)
 	}
-	var e string
+	var e error
 	out := Message{
 		Name:        wl.name,
 		Version:     bytes.Clone(wl.version),
@@ -162,8 +162,8 @@ func (m *Message) UnmarshalBinary(data []byte) error {
 		} else {
 			dst, e = decodeWide(dst, &wl.add, w)
 		}
-		if e != "" {
-			return newError(ErrCorrupt, out.Name, "additions: "+e)
+		if e != nil {
+			return wrapError(ErrCorrupt, out.Name, fmt.Errorf("additions: %w", e))
 		}
 		out.Additions = dst
 	}
@@ -173,8 +173,8 @@ func (m *Message) UnmarshalBinary(data []byte) error {
 		for v, ok := d.next(); ok; v, ok = d.next() {
 			out.Removals = append(out.Removals, v)
 		}
-		if d.err != "" {
-			return newError(ErrCorrupt, out.Name, "compressed_removals: "+d.err)
+		if d.err != nil {
+			return wrapError(ErrCorrupt, out.Name, fmt.Errorf("compressed_removals: %w", d.err))
 		}
 	}
 	*m = out

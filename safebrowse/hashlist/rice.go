@@ -6,6 +6,7 @@ package hashlist
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -26,32 +27,34 @@ type riceStream struct {
 // ([riceRange]), and the data must hold at least k+1 bits per entry (one
 // unary stop bit and k remainder bits), so that a huge entries_count over a
 // few bytes fails at once. The first value must fit the width. It returns
-// the reason the stream is corrupt, or "".
-func (s *riceStream) check(w int) string {
+// why the stream is corrupt, or nil.
+func (s *riceStream) check(w int) error {
 	if s.count < 0 {
-		return fmt.Sprintf("entries_count %d is negative", s.count)
+		return fmt.Errorf("entries_count %d is negative", s.count)
 	}
 	if s.first.bitLen() > 8*w {
-		return fmt.Sprintf("first value overflows %d bits", 8*w)
+		return fmt.Errorf("first value overflows %d bits", 8*w)
 	}
 	if s.count == 0 {
-		return "" // k is ignored: the stream is its first value alone
+		return nil // k is ignored: the stream is its first value alone
 	}
 	lo, hi := riceRange(w)
 	if s.k < int64(lo) || s.k > int64(hi) {
-		return fmt.Sprintf("rice_parameter %d outside %d–%d", s.k, lo, hi)
+		return fmt.Errorf("rice_parameter %d outside %d–%d", s.k, lo, hi)
 	}
 	if need := uint64(s.count) * uint64(s.k+1); need > 8*uint64(len(s.data)) {
-		return fmt.Sprintf("entries_count %d needs at least %d bits; encoded_data holds %d", s.count, need, 8*len(s.data))
+		return fmt.Errorf("entries_count %d needs at least %d bits; encoded_data holds %d", s.count, need, 8*len(s.data))
 	}
-	return ""
+	return nil
 }
 
-// Reasons a stream is corrupt, found while decoding.
-const (
-	errShort    = "stream ends early"
-	errOverflow = "value overflows the width"
-	errRepeat   = "zero delta (a repeated value)"
+// Why a stream is corrupt, found while decoding. They are the reasons in
+// an [ErrCorrupt] message, after the field's name, not sentinels: a
+// caller sees only ErrCorrupt.
+var (
+	errShort    = errors.New("stream ends early")
+	errOverflow = errors.New("value overflows the width")
+	errRepeat   = errors.New("zero delta (a repeated value)")
 )
 
 // bitReader reads a Rice stream least significant bit first within each
@@ -84,7 +87,7 @@ func (r *bitReader) refill() {
 
 // unary reads a quotient: the count of 1 bits before a 0 bit. A quotient
 // above max is an overflow and stops the read.
-func (r *bitReader) unary(max uint64) (uint64, string) {
+func (r *bitReader) unary(max uint64) (uint64, error) {
 	var q uint64
 	for {
 		if r.n < 57 {
@@ -98,7 +101,7 @@ func (r *bitReader) unary(max uint64) (uint64, string) {
 			if q > max {
 				return 0, errOverflow
 			}
-			return q, ""
+			return q, nil
 		}
 		if r.n == 0 {
 			return 0, errShort
@@ -138,7 +141,7 @@ type rice32 struct {
 	left  int64  // values not yet decoded
 	v     uint32 // the value last decoded
 	first bool   // the first value is not yet decoded
-	err   string // why the stream is corrupt, once found
+	err   error  // why the stream is corrupt, once found
 	i, n  int    // buf[i:n] is decoded and not yet returned by next
 	buf   [128]uint32
 }
@@ -183,7 +186,7 @@ func (d *rice32) fill(out []uint32) int {
 	m := min(len(out)-j, int(d.left))
 	d.left -= int64(m)
 	out = out[:j+m]
-	e := ""
+	var e error
 	v := uint64(d.v)
 	for j < len(out) {
 		data, i, buf, nb := d.r.data, d.r.i, d.r.buf, d.r.n
@@ -217,11 +220,11 @@ func (d *rice32) fill(out []uint32) int {
 			out[j] = uint32(v)
 		}
 		d.r.i, d.r.buf, d.r.n = i, buf, nb
-		if e != "" || j == len(out) {
+		if e != nil || j == len(out) {
 			break
 		}
 		var delta uint64
-		if delta, e = d.slowDelta(); e != "" {
+		if delta, e = d.slowDelta(); e != nil {
 			break
 		}
 		v += delta
@@ -233,7 +236,7 @@ func (d *rice32) fill(out []uint32) int {
 		j++
 	}
 	d.v = uint32(v)
-	if e != "" {
+	if e != nil {
 		d.err = e
 		d.left = 0
 		return 0
@@ -242,9 +245,9 @@ func (d *rice32) fill(out []uint32) int {
 }
 
 // slowDelta reads one delta with the bit reader's methods.
-func (d *rice32) slowDelta() (uint64, string) {
+func (d *rice32) slowDelta() (uint64, error) {
 	q, e := d.r.unary(d.qmax)
-	if e != "" {
+	if e != nil {
 		return 0, e
 	}
 	rem, ok := d.r.bits(d.k)
@@ -255,25 +258,26 @@ func (d *rice32) slowDelta() (uint64, string) {
 	if delta == 0 {
 		return 0, errRepeat
 	}
-	return delta, ""
+	return delta, nil
 }
 
 // decodeWide decodes a stream of values of width w (8, 16 or 32) bytes,
-// which check has validated, and appends them to dst, big-endian.
-func decodeWide(dst []byte, s *riceStream, w int) ([]byte, string) {
+// which check has validated, and appends them to dst, big-endian, or
+// returns why the stream is corrupt.
+func decodeWide(dst []byte, s *riceStream, w int) ([]byte, error) {
 	r := bitReader{data: s.data}
 	v := s.first
 	var buf [32]byte
 	v.put(buf[:w])
 	dst = append(dst, buf[:w]...)
 	if s.count == 0 {
-		return dst, ""
+		return dst, nil
 	}
 	k := uint(s.k)
 	qbits := uint(8*w) - k // a quotient must be < 2^qbits (2 to 29 bits)
 	for range s.count {
 		q, e := r.unary(1<<qbits - 1)
-		if e != "" {
+		if e != nil {
 			return dst, e
 		}
 		delta := u256{3: q}.shl(k)
@@ -296,7 +300,7 @@ func decodeWide(dst []byte, s *riceStream, w int) ([]byte, string) {
 		v.put(buf[:w])
 		dst = append(dst, buf[:w]...)
 	}
-	return dst, ""
+	return dst, nil
 }
 
 func orU256(a, b u256) u256 { return u256{a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]} }

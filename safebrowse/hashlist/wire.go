@@ -38,14 +38,14 @@ func parseList(b []byte) (wireList, error) {
 	m.version, m.partial, m.wait, m.checksum = hl.Version, hl.Partial, hl.MinimumWait, hl.Checksum
 	if hl.HasRemovals {
 		m.hasRem, m.rem = true, streamOf(&hl.Removals)
-		if e := m.rem.check(4); e != "" {
-			return m, fmt.Errorf("compressed_removals: %s", e)
+		if err := m.rem.check(4); err != nil {
+			return m, fmt.Errorf("compressed_removals: %w", err)
 		}
 	}
 	if hl.AddWidth != 0 {
 		m.addWidth, m.add = hl.AddWidth, streamOf(&hl.Additions)
-		if e := m.add.check(m.addWidth); e != "" {
-			return m, fmt.Errorf("additions: %s", e)
+		if err := m.add.check(m.addWidth); err != nil {
+			return m, fmt.Errorf("additions: %w", err)
 		}
 	}
 	return m, nil

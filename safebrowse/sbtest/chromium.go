@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/url"
 
+	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
 )
 
@@ -36,7 +37,7 @@ func chromiumForm(ep string, q url.Values, qerr error) (url.Values, error) {
 	case len(req) != 1 || len(ct) != 1:
 		return q, errors.New("want one $req and one $ct")
 	case ct[0] != "application/x-protobuf":
-		return q, fmt.Errorf("$ct=%q is not served; use application/x-protobuf", clip(ct[0]))
+		return q, fmt.Errorf("$ct=%s is not served; use application/x-protobuf", inputerr.Quote(ct[0]))
 	case len(req[0]) > maxReq:
 		return q, fmt.Errorf("$req over %d bytes", maxReq)
 	case q["hashPrefixes"] != nil || q["hash_prefixes"] != nil:

@@ -142,6 +142,33 @@
 // [Server.Remove] and [Server.RemoveHash] change the lists while the
 // server runs. Every method is safe for concurrent use.
 //
+// # Decisions
+//
+// Where the v5 reference is silent, or Google's servers cannot be watched
+// from a test, the server decides as follows.
+//
+//	a. List names are taken with or without the "hashLists/" prefix
+//	   (safebrowsing.proto's resource pattern; the reference's tables use
+//	   the bare name), and every reply names a list bare ("se-4b"), as
+//	   [Lists] does. A client must take both forms; this server sends one.
+//	b. The messages are written by the module's one owner of the v5 wire
+//	   format, safebrowse/internal/v5wire, whose package doc holds the
+//	   strictness policy that clients read them under, and how they are
+//	   written: fields at their zero value left out, repeated enums packed,
+//	   fields in number order, bytes in JSON as padded standard base64.
+//	   sbtest adds no rule of its own.
+//	c. A reply is JSON when alt is absent, as Google's servers default,
+//	   so that a generated client works unconfigured.
+//	d. A parameter an endpoint does not take is a 400 rather than ignored,
+//	   so that a client's misspelling fails in its own tests, not in
+//	   production; the system parameters of Google's APIs are accepted and
+//	   ignored, since the generated clients send them.
+//	e. A wrong key is a 400 whose message echoes the key, so that a
+//	   client's masking of its key is tested against the worst server.
+//	f. urls:search answers from the 4-byte threat lists, with the
+//	   cache_duration of hashes:search: it is hashes:search done on the
+//	   server's side, with no other data.
+//
 // # What it does not do
 //
 // It holds no real data: the lists hold what a test put on them, and a

@@ -28,14 +28,10 @@ var (
 	ErrNotListed = errors.New("sbtest: not on the list")
 )
 
-// maxQuote is how many bytes of an input an error quotes.
-const maxQuote = 100
-
 // newError returns an error wrapping the sentinel err for input, with an
-// optional detail; it quotes at most the first 100 bytes of input.
+// optional detail. The input is given whole: [inputerr.New] quotes at most
+// its first 100 bytes, never part of a UTF-8 sequence, and notes its
+// length when it is longer.
 func newError(err error, input, detail string) error {
-	if len(input) > maxQuote {
-		input = input[:maxQuote]
-	}
 	return inputerr.New(err, input, detail)
 }

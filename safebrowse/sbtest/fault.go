@@ -5,9 +5,12 @@
 package sbtest
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/urlspec/urlspec/internal/inputerr"
 )
 
 // Fault is a failure the server injects into its replies, to test how a
@@ -83,7 +86,7 @@ func (f *Fault) check() error {
 	}
 	switch {
 	case !known:
-		return fmt.Errorf("sbtest: Inject: unknown endpoint %q", f.Endpoint)
+		return errors.New("sbtest: Inject: unknown endpoint " + inputerr.Quote(f.Endpoint))
 	case f.Status != 0 && (f.Status < 200 || f.Status > 599):
 		return fmt.Errorf("sbtest: Inject: status %d outside 200–599", f.Status)
 	case f.Latency < 0:

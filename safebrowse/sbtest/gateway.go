@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse/ohttp"
 )
 
@@ -128,7 +129,7 @@ func (s *Server) serveOHTTP(w http.ResponseWriter, r *http.Request) bool {
 func (s *Server) serveKeyConfig(w http.ResponseWriter, r *http.Request, g gateway) {
 	if r.Method != http.MethodGet {
 		w.Header().Set("Allow", "GET")
-		replyError(w, http.StatusMethodNotAllowed, fmt.Sprintf("sbtest: method %q not allowed; use GET", clip(r.Method)))
+		replyError(w, http.StatusMethodNotAllowed, fmt.Sprintf("sbtest: method %s not allowed; use GET", inputerr.Quote(r.Method)))
 		return
 	}
 	body, err := ohttp.AppendKeyConfigs(nil, g.gw.KeyConfigs())
@@ -148,17 +149,17 @@ func (s *Server) serveKeyConfig(w http.ResponseWriter, r *http.Request, g gatewa
 func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request, g gateway) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST")
-		replyError(w, http.StatusMethodNotAllowed, fmt.Sprintf("sbtest: method %q not allowed; use POST", clip(r.Method)))
+		replyError(w, http.StatusMethodNotAllowed, fmt.Sprintf("sbtest: method %s not allowed; use POST", inputerr.Quote(r.Method)))
 		return
 	}
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "message/ohttp-req" {
-		replyError(w, http.StatusUnsupportedMediaType, fmt.Sprintf("sbtest: Content-Type %q; want message/ohttp-req", clip(r.Header.Get("Content-Type"))))
+		replyError(w, http.StatusUnsupportedMediaType, fmt.Sprintf("sbtest: Content-Type %s; want message/ohttp-req", inputerr.Quote(r.Header.Get("Content-Type"))))
 		return
 	}
 	req, err := io.ReadAll(io.LimitReader(r.Body, ohttp.MaxMessageSize+1))
 	switch {
 	case err != nil:
-		replyError(w, http.StatusBadRequest, "sbtest: reading the request: "+clip(err.Error()))
+		replyError(w, http.StatusBadRequest, "sbtest: reading the request: "+inputerr.Quote(err.Error()))
 		return
 	case len(req) > ohttp.MaxMessageSize:
 		replyError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("sbtest: encapsulated request over %d bytes", ohttp.MaxMessageSize))
@@ -194,11 +195,11 @@ func (s *Server) serveInner(outer *http.Request, b []byte) *ohttp.Response {
 		return innerError(http.StatusBadRequest, "sbtest: "+strings.TrimPrefix(err.Error(), "ohttp: "))
 	}
 	if !strings.HasPrefix(in.Path, "/") {
-		return innerError(http.StatusBadRequest, fmt.Sprintf("sbtest: inner path %q does not start with /", clip(in.Path)))
+		return innerError(http.StatusBadRequest, fmt.Sprintf("sbtest: inner path %s does not start with /", inputerr.Quote(in.Path)))
 	}
 	u, err := url.ParseRequestURI(in.Path)
 	if err != nil {
-		return innerError(http.StatusBadRequest, fmt.Sprintf("sbtest: inner path %q: %s", clip(in.Path), clip(err.Error())))
+		return innerError(http.StatusBadRequest, fmt.Sprintf("sbtest: inner path %s: %s", inputerr.Quote(in.Path), inputerr.Quote(err.Error())))
 	}
 	r := (&http.Request{
 		Method:     in.Method,

@@ -99,14 +99,6 @@ func invalid(format string, args ...any) *badRequest {
 	return &badRequest{http.StatusBadRequest, "sbtest: " + fmt.Sprintf(format, args...)}
 }
 
-// clip returns at most the first 100 bytes of s, for messages.
-func clip(s string) string {
-	if len(s) > maxQuote {
-		return s[:maxQuote]
-	}
-	return s
-}
-
 // serveHTTP serves the OHTTP gateway's endpoints (gateway.go), or else a
 // v5 request.
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
@@ -146,7 +138,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, inner bool) {
 	s.mu.Unlock()
 
 	if ep == "" {
-		replyError(w, http.StatusNotFound, fmt.Sprintf("sbtest: no endpoint at %q", clip(r.URL.Path)))
+		replyError(w, http.StatusNotFound, "sbtest: no endpoint at "+inputerr.Quote(r.URL.Path))
 		return
 	}
 	if !s.wait(w, r, f.Latency) {
@@ -191,10 +183,12 @@ func wantJSON(q url.Values) bool {
 // serveEndpoint checks the request and returns the reply's body.
 func (s *Server) serveEndpoint(r *http.Request, ep, name string, q url.Values, qerr error, badChecksum bool) (reply, *badRequest) {
 	if r.Method != http.MethodGet {
-		return nil, &badRequest{http.StatusMethodNotAllowed, fmt.Sprintf("sbtest: method %q not allowed; use GET", clip(r.Method))}
+		return nil, &badRequest{http.StatusMethodNotAllowed, "sbtest: method " + inputerr.Quote(r.Method) + " not allowed; use GET"}
 	}
 	if qerr != nil {
-		return nil, invalid("malformed query: %s", clip(qerr.Error()))
+		// net/url's message quotes no more than an escape's three bytes,
+		// and the query, which may hold the key, is not quoted.
+		return nil, invalid("malformed query: %v", qerr)
 	}
 	p := make(url.Values, len(q))
 	for k, vs := range q {
@@ -203,7 +197,7 @@ func (s *Server) serveEndpoint(r *http.Request, ep, name string, q url.Values, q
 			c, ok = params[ep][k]
 		}
 		if !ok {
-			return nil, invalid("unknown parameter %q", clip(k))
+			return nil, invalid("unknown parameter %s", inputerr.Quote(k))
 		}
 		p[c] = append(p[c], vs...)
 	}
@@ -243,7 +237,7 @@ func (s *Server) checkKey(key []string) *badRequest {
 	case len(key) > 1:
 		return invalid("key given %d times", len(key))
 	case key[0] != s.APIKey:
-		return invalid("API key not valid: %q", key[0])
+		return invalid("API key not valid: %s", inputerr.Quote(key[0]))
 	}
 	return nil
 }
@@ -270,7 +264,7 @@ func int32Param(p url.Values, name string) (int, *badRequest) {
 	}
 	n, perr := strconv.ParseInt(v, 10, 32)
 	if perr != nil || n < 0 {
-		return 0, invalid("%s=%q is not a non-negative int32", name, clip(v))
+		return 0, invalid("%s=%s is not a non-negative int32", name, inputerr.Quote(v))
 	}
 	return int(n), nil
 }

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 
+	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse/internal/listname"
 	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
 )
@@ -93,7 +94,7 @@ func (s *Server) listHashLists(p url.Values) (reply, *badRequest) {
 			}
 		}
 		if start < 0 {
-			return nil, invalid("pageToken=%q is not one this server gave", clip(token))
+			return nil, invalid("pageToken=%s is not one this server gave", inputerr.Quote(token))
 		}
 	}
 	end := len(listDefs)

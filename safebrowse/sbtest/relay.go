@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse/ohttp"
 )
 
@@ -50,7 +51,7 @@ type Relay struct {
 func NewRelay(gatewayURL string) *Relay {
 	u, err := url.Parse(gatewayURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		panic(fmt.Sprintf("sbtest: NewRelay: gateway URL %q is not an absolute http or https URL", clip(gatewayURL)))
+		panic(fmt.Sprintf("sbtest: NewRelay: gateway URL %s is not an absolute http or https URL", inputerr.Quote(gatewayURL)))
 	}
 	r := &Relay{
 		gateway: gatewayURL,
@@ -91,7 +92,7 @@ func (r *Relay) serve(w http.ResponseWriter, req *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(req.Body, ohttp.MaxMessageSize+1))
 	switch {
 	case err != nil:
-		http.Error(w, "sbtest relay: reading the request: "+clip(err.Error()), http.StatusBadRequest)
+		http.Error(w, "sbtest relay: reading the request: "+inputerr.Quote(err.Error()), http.StatusBadRequest)
 		return
 	case len(body) > ohttp.MaxMessageSize:
 		http.Error(w, "sbtest relay: request too large", http.StatusRequestEntityTooLarge)
@@ -99,7 +100,7 @@ func (r *Relay) serve(w http.ResponseWriter, req *http.Request) {
 	}
 	out, err := http.NewRequestWithContext(req.Context(), http.MethodPost, r.gateway, bytes.NewReader(body))
 	if err != nil {
-		http.Error(w, "sbtest relay: "+clip(err.Error()), http.StatusBadGateway)
+		http.Error(w, "sbtest relay: "+inputerr.Quote(err.Error()), http.StatusBadGateway)
 		return
 	}
 	out.Header.Set("Content-Type", "message/ohttp-req")

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"slices"
 
+	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
 )
 
@@ -34,7 +35,7 @@ func (s *Server) search(p url.Values) (reply, *badRequest) {
 		b, err := decodeBytes(v)
 		switch {
 		case err != nil:
-			return nil, invalid("hashPrefixes[%d]=%q is not base64", i, clip(v))
+			return nil, invalid("hashPrefixes[%d]=%s is not base64", i, inputerr.Quote(v))
 		case len(b) != 4:
 			return nil, invalid("hashPrefixes[%d] is %d bytes, not 4", i, len(b))
 		}

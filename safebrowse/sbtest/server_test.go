@@ -79,6 +79,9 @@ func TestRequestChecks(t *testing.T) {
 		{name: "alt twice", in: search + "?key=right-key&alt=json&alt=proto" + p, wantStatus: 400, wantMsg: `alt="json,proto"`},
 		// A misspelt parameter is a 400 naming it.
 		{name: "unknown parameter", in: search + "?key=right-key&alt=proto&hashPrefix=AQIDBA==", wantStatus: 400, wantMsg: `"hashPrefix"`},
+		// A long parameter name is quoted as every input is: at most 100
+		// bytes, no character cut, and its length.
+		{name: "long parameter", in: search + "?key=right-key&alt=proto&" + strings.Repeat("x", 99) + "%C3%A9=1", wantStatus: 400, wantMsg: `"` + strings.Repeat("x", 99) + `"... (101 bytes)`},
 		// A parameter of another endpoint is a 400.
 		{name: "other endpoint's parameter", in: search + "?key=right-key&alt=proto&names=se-4b" + p, wantStatus: 400, wantMsg: `"names"`},
 		// The standard parameters of Google's APIs are accepted.
@@ -157,8 +160,10 @@ func TestAddRemove(t *testing.T) {
 		{name: "unknown list", op: func() error { return s.Add("xx-4b", "evil.example/") }, wantErr: sbtest.ErrUnknownList, wantMsg: `"xx-4b"`},
 		// AddHash on an unknown list.
 		{name: "AddHash unknown list", op: func() error { return s.AddHash("se-8b", [32]byte{}) }, wantErr: sbtest.ErrUnknownList},
-		// A long input is quoted to its first 100 bytes.
-		{name: "long", op: func() error { return s.Add(strings.Repeat("x", 500), "evil.example/") }, wantErr: sbtest.ErrUnknownList, wantMsg: `"` + strings.Repeat("x", 100) + `"`},
+		// A long input is quoted to its first 100 bytes, and its length given.
+		{name: "long", op: func() error { return s.Add(strings.Repeat("x", 500), "evil.example/") }, wantErr: sbtest.ErrUnknownList, wantMsg: `"` + strings.Repeat("x", 100) + `"... (500 bytes)`},
+		// A character that straddles byte 100 is left out whole, not cut.
+		{name: "long UTF-8", op: func() error { return s.Add(strings.Repeat("x", 99)+"é", "evil.example/") }, wantErr: sbtest.ErrUnknownList, wantMsg: `"` + strings.Repeat("x", 99) + `"... (101 bytes)`},
 		// Remove of an expression on the list.
 		{name: "remove", op: func() error { return s.Remove("se-4b", "evil.example/") }},
 		// Remove of one no longer there.

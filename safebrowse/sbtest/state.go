@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse"
 )
 
@@ -217,11 +218,7 @@ func checkExpression(expr string) error {
 		return newError(ErrExpression, expr, "not a host and path")
 	}
 	if c != scheme+expr {
-		want := c[len(scheme):]
-		if len(want) > maxQuote {
-			want = want[:maxQuote]
-		}
-		return newError(ErrExpression, expr, "not canonical; want "+strconv.Quote(want))
+		return newError(ErrExpression, expr, "not canonical; want "+inputerr.Quote(c[len(scheme):]))
 	}
 	return nil
 }

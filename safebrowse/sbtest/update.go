@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse/hashlist"
 	"github.com/urlspec/urlspec/safebrowse/internal/listname"
 	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
@@ -136,7 +137,7 @@ func (s *Server) hashList(name string, p url.Values, badChecksum bool) (reply, *
 	}
 	version, derr := decodeBytes(v)
 	if derr != nil {
-		return nil, invalid("version=%q is not base64", clip(v))
+		return nil, invalid("version=%s is not base64", inputerr.Quote(v))
 	}
 	s.mu.Lock()
 	l, ok := s.lists[listname.Trim(name)]
@@ -146,7 +147,7 @@ func (s *Server) hashList(name string, p url.Values, badChecksum bool) (reply, *
 	}
 	s.mu.Unlock()
 	if !ok {
-		return nil, &badRequest{http.StatusNotFound, "sbtest: unknown list " + strconv.Quote(clip(name))}
+		return nil, &badRequest{http.StatusNotFound, "sbtest: unknown list " + inputerr.Quote(name)}
 	}
 	hl, err := encodeList(m, badChecksum)
 	if err != nil {
@@ -176,7 +177,7 @@ func (s *Server) batchGet(p url.Values, badChecksum bool) (reply, *badRequest) {
 		name = listname.Trim(name)
 		names[i] = name
 		if findDef(name) == nil {
-			return nil, &badRequest{http.StatusNotFound, "sbtest: unknown list " + strconv.Quote(clip(name))}
+			return nil, &badRequest{http.StatusNotFound, "sbtest: unknown list " + inputerr.Quote(name)}
 		}
 		if slices.Contains(names[:i], name) {
 			return nil, invalid("names holds %q twice", name)
@@ -187,7 +188,7 @@ func (s *Server) batchGet(p url.Values, badChecksum bool) (reply, *badRequest) {
 	for _, v := range p["version"] {
 		version, derr := decodeBytes(v)
 		if derr != nil {
-			return nil, invalid("version=%q is not base64", clip(v))
+			return nil, invalid("version=%s is not base64", inputerr.Quote(v))
 		}
 		name, _, _ := strings.Cut(string(version), ":")
 		if _, asked := versions[name]; !asked {

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/urlspec/urlspec/internal/inputerr"
 )
 
 // This file is Google's JSON mapping of the messages (the proto3 JSON
@@ -30,7 +32,7 @@ func (b *jbytes) UnmarshalJSON(data []byte) error {
 	}
 	v, err := DecodeBytes(s)
 	if err != nil {
-		return fmt.Errorf("bytes %q are not base64", clip(s))
+		return fmt.Errorf("bytes %s are not base64", inputerr.Quote(s))
 	}
 	*b = v
 	return nil
@@ -68,7 +70,7 @@ func readNumber(dst *string, data []byte) error {
 	}
 	if _, err := strconv.ParseInt(s, 10, 64); err != nil {
 		if _, err := strconv.ParseUint(s, 10, 64); err != nil {
-			return fmt.Errorf("%q is not an integer", clip(s))
+			return fmt.Errorf("%s is not an integer", inputerr.Quote(s))
 		}
 	}
 	*dst = s
@@ -119,7 +121,7 @@ func toEnums[E ~int32](names []string, vs []jenum) ([]E, error) {
 	for _, v := range vs {
 		n, ok := enumValue(names, string(v))
 		if !ok {
-			return nil, fmt.Errorf("unknown enum value %q", clip(string(v)))
+			return nil, fmt.Errorf("unknown enum value %s", inputerr.Quote(string(v)))
 		}
 		out = append(out, E(n))
 	}
@@ -162,7 +164,7 @@ func FormatDuration(d time.Duration) string {
 func ParseJSONDuration(s string) (time.Duration, error) {
 	t, ok := strings.CutSuffix(s, "s")
 	if !ok || t == "" || t[0] == '+' {
-		return 0, fmt.Errorf("duration %q has no seconds", clip(s))
+		return 0, fmt.Errorf("duration %s has no seconds", inputerr.Quote(s))
 	}
 	neg := t[0] == '-'
 	if neg {
@@ -170,11 +172,11 @@ func ParseJSONDuration(s string) (time.Duration, error) {
 	}
 	whole, frac, hasFrac := strings.Cut(t, ".")
 	if whole == "" || (hasFrac && (frac == "" || len(frac) > 9)) || strings.Trim(whole+frac, "0123456789") != "" {
-		return 0, fmt.Errorf("duration %q is not seconds", clip(s))
+		return 0, fmt.Errorf("duration %s is not seconds", inputerr.Quote(s))
 	}
 	sec, err := strconv.ParseInt(whole, 10, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return 0, fmt.Errorf("duration %q is not seconds", clip(s))
+		return 0, fmt.Errorf("duration %s is not seconds", inputerr.Quote(s))
 	}
 	if err != nil {
 		sec = maxSeconds + 1
@@ -185,17 +187,9 @@ func ParseJSONDuration(s string) (time.Duration, error) {
 		nanos = n
 	}
 	if neg && (sec != 0 || nanos != 0) {
-		return 0, fmt.Errorf("duration %q out of range", clip(s))
+		return 0, fmt.Errorf("duration %s out of range", inputerr.Quote(s))
 	}
 	return durationOf(sec, nanos)
-}
-
-// clip returns at most the first 100 bytes of s, for messages.
-func clip(s string) string {
-	if len(s) > 100 {
-		return s[:100]
-	}
-	return s
 }
 
 type jsonRice struct {
@@ -267,7 +261,7 @@ func riceFromJSON(j *jsonRice, w int) (Rice, error) {
 	for i, p := range parts {
 		v, err := p.uint64()
 		if err != nil {
-			return s, fmt.Errorf("first value %q is not a uint64", clip(string(p)))
+			return s, fmt.Errorf("first value %s is not a uint64", inputerr.Quote(string(p)))
 		}
 		s.First[4-len(parts)+i] = v
 	}
@@ -379,7 +373,7 @@ func (j *jsonHashList) fromJSON() (HashList, error) {
 		if md.HashLength != "" {
 			v, ok := enumValue(hashLengthNames, string(md.HashLength))
 			if !ok {
-				return m, fmt.Errorf("metadata: unknown hashLength %q", clip(string(md.HashLength)))
+				return m, fmt.Errorf("metadata: unknown hashLength %s", inputerr.Quote(string(md.HashLength)))
 			}
 			m.Metadata.HashLength = HashLength(v)
 		}
