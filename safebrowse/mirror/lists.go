@@ -306,7 +306,7 @@ func (m *Mirror) minimumWait(next time.Time) time.Duration {
 	if d > 0 {
 		d += time.Duration(m.rand() * 0.1 * float64(d))
 	}
-	return min(max(d, MinWait), MaxWait).Truncate(time.Second)
+	return min(max(d, m.minWait), MaxWait).Truncate(time.Second)
 }
 
 // serveLists answers hashList and hashLists:batchGet from the mirror's

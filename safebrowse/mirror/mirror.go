@@ -89,8 +89,9 @@ type Mirror struct {
 	search *searcher
 	stats  counters
 
-	now  func() time.Time
-	rand func() float64
+	now     func() time.Time
+	rand    func() float64
+	minWait time.Duration // MinWait; less in tests
 }
 
 // New returns a Mirror serving the lists and searches of src, which the
@@ -118,7 +119,7 @@ func New(src *lookup.Client, cfg Config) (*Mirror, error) {
 	if cfg.Versions == 0 {
 		cfg.Versions = DefaultVersions
 	}
-	m := &Mirror{src: src, cfg: cfg, log: cfg.Logger, lists: make(map[string]*list), now: time.Now, rand: rand.Float64}
+	m := &Mirror{src: src, cfg: cfg, log: cfg.Logger, lists: make(map[string]*list), now: time.Now, rand: rand.Float64, minWait: MinWait}
 	if m.log == nil {
 		m.log = slog.New(slog.DiscardHandler)
 	}
