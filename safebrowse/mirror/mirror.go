@@ -24,12 +24,13 @@ import (
 // Defaults and bounds.
 const (
 	// DefaultCacheSize is the most prefixes the search cache holds when
-	// Config.CacheSize is 0: about 64 MiB of negative entries (see
-	// [BytesPerCacheEntry]), a day of distinct prefixes for a large fleet.
+	// Config.CacheSize is 0: at most 64 MiB of entries with no full hash
+	// (see [BytesPerCacheEntry]), about what a large fleet asks in a day.
 	DefaultCacheSize = 1 << 20
-	// BytesPerCacheEntry is what one cache entry of a prefix with no full
-	// hash costs, measured (TestCacheMemory): a prefix with full hashes
-	// costs 64 bytes more for each, plus its details.
+	// BytesPerCacheEntry bounds what one cache entry of a prefix with no
+	// full hash costs, as measured (TestCacheMemory: 35 to 53 bytes,
+	// depending on how full the map is). A prefix with full hashes costs
+	// about 100 bytes more for each, with its details.
 	BytesPerCacheEntry = 64
 	// DefaultUpstreamSearches bounds the hashes:search requests in flight
 	// upstream when Config.UpstreamSearches is 0.

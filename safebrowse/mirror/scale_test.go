@@ -325,47 +325,62 @@ func TestRestart(t *testing.T) {
 	check("after the restart", false)
 }
 
-// BenchmarkMirror measures the mirror's throughput on loopback: whole
-// list fetches of a 100,000-prefix se-4b (with the bytes served), and
-// searches of 10 prefixes each, half cached.
+// BenchmarkMirror measures the mirror's throughput on loopback, 2 cores
+// shared by client and server: whole-list fetches of a 100,000-prefix
+// se-4b, with the bytes served, against a floor that serves the same
+// bytes from a plain handler; and searches of 10 prefixes, all cached or
+// half new.
 func BenchmarkMirror(b *testing.B) {
 	e := newEnv(b, mirror.Config{}, "")
 	for i := range 100000 {
-		e.up.AddHash("se-4b", [32]byte{byte(i >> 16), byte(i >> 8), byte(i), 1})
+		e.up.AddHash("se-4b", sha256.Sum256([]byte(strconv.Itoa(i))))
 	}
 	e.update(b)
-	b.Run("list", func(b *testing.B) {
+	_, _, whole := e.get(b, "/v5/hashList/se-4b?alt=proto")
+	floor := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/x-protobuf")
+		w.Header().Set("Content-Length", strconv.Itoa(len(whole)))
+		w.Write(whole)
+	}))
+	defer floor.Close()
+	fetch := func(b *testing.B, base string) float64 {
 		tr := &http.Transport{MaxIdleConnsPerHost: 8}
 		defer tr.CloseIdleConnections()
 		hc := &http.Client{Transport: tr}
-		var n int64
+		b.SetBytes(int64(len(whole)))
 		b.ReportAllocs()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
-				resp, err := hc.Get(e.srv.URL + "/v5/hashList/se-4b?alt=proto")
+				resp, err := hc.Get(base + "/v5/hashList/se-4b?alt=proto")
 				if err != nil {
 					b.Error(err)
 					return
 				}
-				m, _ := io.Copy(io.Discard, resp.Body)
+				io.Copy(io.Discard, resp.Body)
 				resp.Body.Close()
 				if resp.StatusCode != 200 {
 					b.Errorf("status %d", resp.StatusCode)
 				}
-				if n == 0 {
-					n = m
-				}
 			}
 		})
-		b.SetBytes(n)
-		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "fetches/s")
+		rate := float64(b.N) / b.Elapsed().Seconds()
+		b.ReportMetric(rate, "fetches/s")
+		return rate
+	}
+	var floorRate float64
+	b.Run("list-floor", func(b *testing.B) { floorRate = fetch(b, floor.URL) })
+	b.Run("list", func(b *testing.B) {
+		if rate := fetch(b, e.srv.URL); floorRate > 0 {
+			b.ReportMetric(rate/floorRate, "x-floor")
+		}
 	})
-	b.Run("search", func(b *testing.B) {
+	search := func(b *testing.B, fresh int) {
 		tr := &http.Transport{MaxIdleConnsPerHost: 8}
 		defer tr.CloseIdleConnections()
 		hc := &http.Client{Transport: tr}
 		var mu sync.Mutex
 		next := 0
+		before := e.m.Stats()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
 				mu.Lock()
@@ -374,9 +389,9 @@ func BenchmarkMirror(b *testing.B) {
 				mu.Unlock()
 				q := "/v5/hashes:search?alt=proto"
 				for j := range 10 {
-					p := []byte{byte(j), byte(k >> 16), byte(k >> 8), byte(k)}
-					if j < 5 {
-						p = []byte{0, 0, 0, byte(j)} // cached after the first
+					p := []byte{0, 0, 0, byte(j)} // cached after the first search
+					if j < fresh {
+						p = []byte{byte(j + 1), byte(k >> 16), byte(k >> 8), byte(k)}
 					}
 					q += "&hashPrefixes=" + base64.URLEncoding.EncodeToString(p)
 				}
@@ -392,8 +407,38 @@ func BenchmarkMirror(b *testing.B) {
 				}
 			}
 		})
-		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "searches/s")
 		st := e.m.Stats()
-		b.ReportMetric(float64(st.UpstreamSearches)/float64(st.Requests["hashes:search"]), "upstream/search")
-	})
+		down := st.Requests["hashes:search"] - before.Requests["hashes:search"]
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "searches/s")
+		b.ReportMetric(float64(st.UpstreamSearches-before.UpstreamSearches)/float64(down), "upstream/search")
+	}
+	b.Run("search-cached", func(b *testing.B) { search(b, 0) })
+	b.Run("search-half-new", func(b *testing.B) { search(b, 5) })
+}
+
+// BenchmarkFleet runs TestFleet's 50 clients per op and reports the
+// upstream requests they saved: the fraction of the clients' requests
+// (list fetches and searches) that made no upstream request.
+func BenchmarkFleet(b *testing.B) {
+	e := newEnv(b, mirror.Config{}, "")
+	seedFleet(b, e.up)
+	e.update(b)
+	upBefore := e.up.Requests("")
+	st0 := e.m.Stats()
+	for b.Loop() {
+		var wg sync.WaitGroup
+		for k := range 50 {
+			wg.Go(func() { runClient(b, e.srv.URL, "client-key", fleetURLs(k)) })
+		}
+		wg.Wait()
+	}
+	st := e.m.Stats()
+	var down uint64
+	for _, method := range mirror.Methods() {
+		down += st.Requests[method] - st0.Requests[method]
+	}
+	upstream := uint64(e.up.Requests("") - upBefore)
+	b.ReportMetric(float64(down)/float64(b.N), "downstream-req/op")
+	b.ReportMetric(float64(upstream)/float64(b.N), "upstream-req/op")
+	b.ReportMetric(100*float64(down-upstream)/float64(down), "%saved")
 }

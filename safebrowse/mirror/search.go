@@ -16,11 +16,29 @@ import (
 	"github.com/urlspec/urlspec/safebrowse/lookup"
 )
 
-// A centry is what the cache knows of one prefix: the full hashes the
-// upstream listed for it, and until when, in Unix nanoseconds.
+// A centry is what the cache knows of one prefix: until when, in Unix
+// nanoseconds, and the full hashes the upstream listed for it, nil for
+// none, which most entries hold (a pointer keeps those small).
 type centry struct {
 	expires int64
-	hashes  []lookup.FullHash
+	hashes  *[]lookup.FullHash
+}
+
+// entryOf returns the cache entry of r.
+func entryOf(r *lookup.PrefixResult) centry {
+	e := centry{expires: r.Expires.UnixNano()}
+	if len(r.FullHashes) > 0 {
+		e.hashes = &r.FullHashes
+	}
+	return e
+}
+
+// fullHashes returns the full hashes of e.
+func (e centry) fullHashes() []lookup.FullHash {
+	if e.hashes == nil {
+		return nil
+	}
+	return *e.hashes
 }
 
 // A call is one upstream search of a prefix in flight, which other
@@ -158,7 +176,7 @@ func (s *searcher) serve(r *http.Request, req *request) ([][]byte, *apiError) {
 			failed = c.err
 			continue
 		}
-		answers[c.res.Prefix] = centry{expires: c.res.Expires.UnixNano(), hashes: c.res.FullHashes}
+		answers[c.res.Prefix] = entryOf(&c.res)
 	}
 	if failed != nil {
 		return nil, upstreamError(failed, s.m.now())
@@ -170,7 +188,7 @@ func (s *searcher) serve(r *http.Request, req *request) ([][]byte, *apiError) {
 		if left := e.expires - nowNano; least < 0 || left < least {
 			least = left
 		}
-		for _, fh := range e.hashes {
+		for _, fh := range e.fullHashes() {
 			h := v5wire.FullHash{Hash: fh.Hash}
 			for _, d := range fh.Details {
 				h.Details = append(h.Details, v5wire.FullHashDetail{ThreatType: d.Type, Attributes: d.Attributes})
@@ -219,7 +237,7 @@ func (s *searcher) ask(ctx context.Context, mine [][4]byte, calls []*call) {
 			c.err = err
 		} else {
 			c.res = res[i]
-			if e := (centry{expires: c.res.Expires.UnixNano(), hashes: c.res.FullHashes}); e.expires > now {
+			if e := entryOf(&c.res); e.expires > now {
 				s.put(now, mine[i], e)
 			}
 		}
