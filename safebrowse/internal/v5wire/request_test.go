@@ -46,3 +46,29 @@ func TestSearchRequestHandBuilt(t *testing.T) {
 		})
 	}
 }
+
+// FuzzSearchHashesRequest reads arbitrary bytes as Chromium's $req=
+// message: nothing panics, and what is read is written back to a message
+// that reads the same.
+func FuzzSearchHashesRequest(f *testing.F) {
+	for _, seed := range [][]byte{
+		// Two prefixes.
+		{0x0a, 0x04, 1, 2, 3, 4, 0x0a, 0x04, 5, 6, 7, 8},
+		// The filter and an unknown field.
+		{0x12, 0x01, 'x', 0x0a, 0x04, 1, 2, 3, 4, 0x18, 0x07},
+		// A truncated length, and a wrong wire type.
+		{0x0a, 0x04, 1}, {0x08, 0x01},
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ps, err := ParseSearchHashesRequest(b)
+		if err != nil {
+			return
+		}
+		again, err := ParseSearchHashesRequest(AppendSearchHashesRequest(nil, ps))
+		if err != nil || !reflect.DeepEqual(again, ps) && len(ps) > 0 {
+			t.Fatalf("round trip of %x: %x, %v", ps, again, err)
+		}
+	})
+}
