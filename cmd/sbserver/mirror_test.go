@@ -171,3 +171,26 @@ func mirrorDo(t *testing.T, method, url string, headers ...string) (int, string)
 	}
 	return resp.StatusCode, string(b)
 }
+
+// TestMirrorFrozen: -mirror -frozen serves the lists a first run left in
+// -dir, gc-32b among them, with a minimumWaitDuration of 24 h, and
+// fetches no list.
+func TestMirrorFrozen(t *testing.T) {
+	dir := t.TempDir()
+	addr, _, stop := start(t, "-fake", "-mirror", "-dir", dir)
+	waitMirror(t, "http://"+addr+"/v5/hashList/gc-32b?key=x")
+	if status := stop(); status != 0 {
+		t.Fatalf("first run: exit %d", status)
+	}
+	addr, fake, stop := start(t, "-fake", "-mirror", "-frozen", "-dir", dir)
+	defer stop()
+	for _, name := range []string{"gc-32b", "mw-4b"} {
+		status, body := mirrorDo(t, "GET", "http://"+addr+"/v5/hashList/"+name)
+		if status != 200 || !strings.Contains(body, `"minimumWaitDuration":"86400s"`) {
+			t.Errorf("%s: %d %.200s", name, status, body)
+		}
+	}
+	if n := fake.Requests("hashList") + fake.Requests("hashLists:batchGet") + fake.Requests("hashLists"); n != 0 {
+		t.Errorf("a frozen mirror made %d list requests", n)
+	}
+}
