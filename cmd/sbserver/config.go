@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/urlspec/urlspec/safebrowse/lookup"
+	"github.com/urlspec/urlspec/safebrowse/mirror"
 )
 
 // maxKeyFile bounds a -key-file or -client-keys file.
@@ -27,8 +28,9 @@ type config struct {
 	addr, key, keyFile, mode, dir, upstream string
 	clientKeys, tlsCert, tlsKey             string
 	logFormat, logLevel                     string
-	frozen, fake                            bool
+	frozen, fake, mirror                    bool
 	cacheDuration                           time.Duration
+	cacheSize                               int
 
 	lookupMode lookup.Mode
 	keys       []string // from -client-keys
@@ -37,7 +39,7 @@ type config struct {
 
 // envFlags are the flags that fall back to $SBSERVER_<FLAG>, the flags
 // issue 27 added; the older ones keep their behaviour.
-var envFlags = []string{"upstream", "key-file", "cache-duration", "tls-cert", "tls-key", "client-keys", "log-format", "log-level"}
+var envFlags = []string{"upstream", "key-file", "cache-duration", "tls-cert", "tls-key", "client-keys", "log-format", "log-level", "mirror", "cache-size"}
 
 // envName is the variable a flag falls back to: SBSERVER_ and the flag in
 // upper snake case.
@@ -56,7 +58,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs := flag.NewFlagSet("sbserver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: sbserver [flags]\n\nA Safe Browsing v5 server: POST /v5/urls:lookup, GET /v5/urls:search,\nPOST /v4/threatMatches:find, /status, /healthz, /readyz, /metrics.\nEach flag from -upstream on falls back to $SBSERVER_<FLAG> (SBSERVER_CLIENT_KEYS, ...).\n\nflags:")
+		fmt.Fprintln(fs.Output(), "usage: sbserver [flags]\n\nA Safe Browsing v5 server: POST /v5/urls:lookup, GET /v5/urls:search,\nPOST /v4/threatMatches:find, /status, /healthz, /readyz, /metrics;\nwith -mirror, the v5 list and search methods too.\nEach flag from -upstream on falls back to $SBSERVER_<FLAG> (SBSERVER_CLIENT_KEYS, ...).\n\nflags:")
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "address to listen on: loopback, unless -client-keys is set")
@@ -73,6 +75,8 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.StringVar(&c.clientKeys, "client-keys", "", "file of client keys, one a line (# comments): every request but the probes must carry one")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	fs.BoolVar(&c.mirror, "mirror", false, "also serve the v5 list and search methods to other clients (hashList, hashLists:batchGet, hashLists, hashes:search), keeping every list")
+	fs.IntVar(&c.cacheSize, "cache-size", mirror.DefaultCacheSize, "prefixes the -mirror search cache holds, about 64 bytes each")
 	for _, name := range envFlags {
 		if v := getenv(envName(name)); v != "" {
 			if err := fs.Set(name, v); err != nil {
@@ -115,6 +119,12 @@ func (c *config) check(set map[string]bool, getenv func(string) string) error {
 	}
 	if c.frozen && (c.dir == "" || c.lookupMode == lookup.NoStorage) {
 		return fmt.Errorf("%w: -frozen needs -dir, and a mode that keeps lists", errUsage)
+	}
+	if c.mirror && c.lookupMode == lookup.NoStorage {
+		return fmt.Errorf("%w: -mirror and -mode NoStorage: a mirror keeps lists to serve", errUsage)
+	}
+	if c.cacheSize <= 0 {
+		return fmt.Errorf("%w: -cache-size %d: want a positive number of prefixes", errUsage, c.cacheSize)
 	}
 	if c.cacheDuration <= 0 {
 		return fmt.Errorf("%w: -cache-duration %v: want a positive duration", errUsage, c.cacheDuration)

@@ -15,6 +15,7 @@
 //	sbserver [-addr 127.0.0.1:8080] [-key key | -key-file file] [-mode LocalList|RealTime|NoStorage]
 //	         [-dir dir] [-frozen] [-fake | -upstream URL] [-client-keys file] [-cache-duration 300s]
 //	         [-tls-cert file -tls-key file] [-log-format text|json] [-log-level info]
+//	         [-mirror [-cache-size 1048576]]
 //
 // The -key flag gives the API key of a Google Cloud project with the Safe
 // Browsing API enabled; it defaults to $SAFE_BROWSING_API_KEY. -key-file
@@ -39,6 +40,26 @@
 // SBSERVER_<FLAG> in upper snake case: SBSERVER_UPSTREAM, SBSERVER_KEY_FILE,
 // SBSERVER_CACHE_DURATION, SBSERVER_TLS_CERT, SBSERVER_TLS_KEY,
 // SBSERVER_CLIENT_KEYS, SBSERVER_LOG_FORMAT, SBSERVER_LOG_LEVEL.
+//
+// # Mirror
+//
+// The -mirror flag makes sbserver a v5 mirror (package safebrowse/mirror)
+// for a fleet: every v5 client whose server can be set, lookup.Config's
+// BaseURL among them, points at it, and only the mirror talks to the
+// upstream. It serves GET /v5/hashList/{name}, /v5/hashLists:batchGet,
+// /v5/hashLists and /v5/hashes:search (also in Chromium's $req= form),
+// in alt=json (the default) or alt=proto ($ct=application/x-protobuf),
+// with the same access rules as the other endpoints. Its client keeps
+// every list the upstream's hashLists names, gc-32b included, whatever
+// -mode says; -mode still chooses how sbserver's own endpoints look URLs
+// up, and -mode NoStorage with -mirror is a usage error. List versions
+// derive from the lists' contents, so replicas behind a load balancer,
+// each with its own -dir, serve the same versions. -mirror -frozen serves
+// the lists saved in -dir as they are, with a minimumWaitDuration of
+// 24 h. Searches are answered from a cache of -cache-size prefixes
+// (default 1048576, about 64 bytes each) where fresh, else upstream, with
+// concurrent identical prefixes asked once. -mirror and -cache-size fall
+// back to SBSERVER_MIRROR and SBSERVER_CACHE_SIZE.
 //
 // # Access
 //
@@ -129,7 +150,12 @@
 // sbserver_ready, sbserver_requests_total{endpoint,code} and the
 // sbserver_request_duration_seconds{endpoint} histogram, whose endpoint is
 // a route name (urls:lookup, urls:search, threatMatches:find, status,
-// healthz, readyz, metrics) or other.
+// healthz, readyz, metrics, and with -mirror hashList, hashLists:batchGet,
+// hashLists, hashes:search) or other. With -mirror it also serves
+// sbserver_mirror_requests_total{method}, sbserver_mirror_served_bytes_total,
+// sbserver_mirror_upstream_requests_saved_total,
+// sbserver_mirror_upstream_searches_total, sbserver_mirror_cache_hits_total
+// and sbserver_mirror_cache_entries.
 //
 // Other methods get a 405 and other paths a 404; a path that names an
 // endpoint once cleaned ("/./status") gets a 307 to it. Every reply but
@@ -154,6 +180,7 @@ import (
 	"time"
 
 	"github.com/urlspec/urlspec/safebrowse/lookup"
+	"github.com/urlspec/urlspec/safebrowse/mirror"
 	"github.com/urlspec/urlspec/safebrowse/sbtest"
 )
 
@@ -208,12 +235,30 @@ func run(ctx context.Context, args []string, stderr io.Writer, h *hooks) int {
 	}
 	log := slog.New(lh)
 	cfg.Logger = log
-	client, err := lookup.New(clientConfig(cfg, c.frozen))
+	var client *lookup.Client
+	var infos []lookup.ListInfo
+	if c.mirror {
+		// A mirror keeps every list the upstream names, gc-32b included,
+		// whatever -mode says.
+		mcfg := clientConfig(cfg, c.frozen)
+		mcfg.Lists, infos = mirrorLists(ctx, mcfg, c.frozen, log)
+		client, err = lookup.NewMirrorSource(mcfg)
+	} else {
+		client, err = lookup.New(clientConfig(cfg, c.frozen))
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "sbserver:", err)
 		return 2
 	}
 	defer client.Close()
+	var mir *mirror.Mirror
+	if c.mirror {
+		mir, err = mirror.New(client, mirror.Config{CacheSize: c.cacheSize, Frozen: c.frozen, Lists: infos, Logger: log})
+		if err != nil {
+			fmt.Fprintln(stderr, "sbserver:", err)
+			return 2
+		}
+	}
 	if c.frozen && !client.IsReady() {
 		var missing []string
 		for _, l := range client.Lists() {
@@ -233,7 +278,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, h *hooks) int {
 	srvAddr := ln.Addr().String()
 	s := newServer(client, options{
 		Mode: c.lookupMode, Frozen: c.frozen, UpstreamKey: cfg.APIKey, ClientKeys: c.keys,
-		CacheDuration: c.cacheDuration, Addr: srvAddr, Logger: log,
+		CacheDuration: c.cacheDuration, Addr: srvAddr, Logger: log, Mirror: mir,
 	})
 	srv := &http.Server{
 		Handler:           s,
@@ -256,7 +301,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, h *hooks) int {
 	} else {
 		go func() { served <- srv.Serve(ln) }()
 	}
-	log.Info("sbserver listening", "addr", scheme+srvAddr, "mode", c.lookupMode.String(), "frozen", c.frozen, "client_keys", len(c.keys))
+	log.Info("sbserver listening", "addr", scheme+srvAddr, "mode", c.lookupMode.String(), "frozen", c.frozen, "mirror", c.mirror, "client_keys", len(c.keys))
 	if h.listening != nil {
 		h.listening(srvAddr)
 	}

@@ -46,6 +46,9 @@ func newRegistry(s *server) (*prometheus.Registry, *requestMetrics) {
 		&clientCollector{stats: func() statsSnapshot { return s.snapshot() }, s: s},
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if s.o.Mirror != nil {
+		reg.MustRegister(mirrorCollector{s.o.Mirror})
+	}
 	return reg, m
 }
 

@@ -19,6 +19,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/urlspec/urlspec/safebrowse/lookup"
+	"github.com/urlspec/urlspec/safebrowse/mirror"
 )
 
 // The bounds of a request.
@@ -41,6 +42,9 @@ type options struct {
 	// rebinding).
 	Addr   string
 	Logger *slog.Logger // nil: discard
+	// Mirror, when not nil, serves the v5 list and search methods
+	// (sbserver -mirror).
+	Mirror *mirror.Mirror
 }
 
 // A server answers sbserver's endpoints from one lookup.Client. It is an
@@ -85,6 +89,9 @@ func newServer(c *lookup.Client, o options) *server {
 		"/readyz":                {name: "readyz", methods: "GET, HEAD", open: true, serve: s.readyz},
 		"/metrics":               {name: "metrics", methods: "GET, HEAD"},
 	}
+	if o.Mirror != nil {
+		s.mirrorRoutes(o.Mirror)
+	}
 	s.reg, s.metrics = newRegistry(s)
 	s.routes["/metrics"].serve = s.metricsHandler()
 	return s
@@ -95,7 +102,7 @@ func newServer(c *lookup.Client, o options) *server {
 // Every reply is JSON, apart from /metrics.
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	rt := s.routes[r.URL.Path]
+	rt := s.routeOf(r.URL.Path)
 	rec := &recorder{ResponseWriter: w, code: http.StatusOK}
 	s.serve(rec, r, rt)
 	name := "other"

@@ -1,0 +1,246 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package lookup
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"time"
+
+	"github.com/urlspec/urlspec/safebrowse"
+	"github.com/urlspec/urlspec/safebrowse/internal/listname"
+	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
+)
+
+// This file is what a mirror (package safebrowse/mirror) needs of a
+// Client: a client that keeps every list, a copy of a list's contents, a
+// search by raw prefixes, and the metadata of ListHashLists. The updates,
+// the back-off and the cache stay the Client's own.
+
+// NewMirrorSource returns a Client, as [New] does, that keeps every list
+// of cfg.Lists whatever cfg.Mode, gc-32b included, as a mirror must to
+// serve them on: nil Lists means DefaultLists and GlobalCache. Lookups
+// follow cfg.Mode as with New; a LocalList client keeps gc-32b without
+// using it. NoStorage keeps no lists and is an error.
+func NewMirrorSource(cfg Config) (*Client, error) {
+	mode := cfg.Mode
+	switch {
+	case mode == NoStorage:
+		return nil, errors.New("lookup: NewMirrorSource: NoStorage mode keeps no lists to mirror")
+	case mode < LocalList || mode > NoStorage:
+		return nil, fmt.Errorf("lookup: Config.Mode: unknown mode %d", int(mode))
+	}
+	// RealTime keeps gc-32b beside the lists named; the Mode of lookups
+	// is set back once the lists are made.
+	cfg.Mode = RealTime
+	c, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	c.mode = mode
+	return c, nil
+}
+
+// A ListSnapshot is the contents of one list a Client keeps, copied at one
+// moment, as [Client.ListSnapshot] returns it.
+type ListSnapshot struct {
+	Name  string
+	Width int // bytes per hash: 4, 8, 16 or 32
+	// Version is the version the server gave, as [ListStatus] has it.
+	Version []byte
+	// Hashes holds the list's hashes, sorted ascending and concatenated:
+	// the caller's own copy.
+	Hashes []byte
+	// Checksum is the SHA-256 of Hashes: the list's sha256_checksum.
+	Checksum [32]byte
+	// Loaded tells whether the list has loaded once, from Dir or the
+	// server; Next and Updated are as in [ListStatus].
+	Loaded        bool
+	Next, Updated time.Time
+}
+
+// ListSnapshot returns a copy of the list name as the client holds it now,
+// its version and its hashes from one state, never half an update; ok is
+// false when the client keeps no such list. It copies the whole list
+// (4 bytes a prefix) and hashes it: call it when [Client.Lists] shows a
+// new version, not for every request.
+func (c *Client) ListSnapshot(name string) (snap ListSnapshot, ok bool) {
+	name = listname.Trim(name)
+	i := slices.IndexFunc(c.lists, func(s *listState) bool { return s.name == name })
+	if i < 0 {
+		return ListSnapshot{}, false
+	}
+	s := c.lists[i]
+	for range 8 {
+		// An update may land between the reads: the version read before
+		// and after the copy must agree.
+		v := s.list.Version()
+		hashes := make([]byte, 0, s.list.Len()*s.list.Width())
+		for h := range s.list.All() {
+			hashes = append(hashes, h...)
+		}
+		snap = ListSnapshot{Version: v, Hashes: hashes}
+		if bytes.Equal(v, s.list.Version()) {
+			break
+		}
+	}
+	snap.Checksum = sha256.Sum256(snap.Hashes)
+	c.statusMu.Lock()
+	snap.Name, snap.Width = name, s.list.Width()
+	snap.Loaded, snap.Next, snap.Updated = s.loaded.Load(), s.next, s.updated
+	c.statusMu.Unlock()
+	return snap, true
+}
+
+// A PrefixResult is what hashes:search said of one 4-byte prefix, as
+// [Client.SearchPrefixes] returns it.
+type PrefixResult struct {
+	Prefix [4]byte
+	// FullHashes are the full hashes the server lists that begin with
+	// Prefix, each with the details this package knows (others are
+	// dropped, as the spec asks); none means none is listed.
+	FullHashes []FullHash
+	// Expires is until when the answer may be cached: the time of the
+	// reply plus its cache_duration, at most [MaxCacheDuration]; the time
+	// of the reply itself when it gave no cache_duration.
+	Expires time.Time
+}
+
+// A FullHash is one full hash of a hashes:search reply.
+type FullHash struct {
+	Hash    safebrowse.Hash
+	Details []FullHashDetail
+}
+
+// A FullHashDetail is one threat type of a full hash, with its attributes.
+type FullHashDetail struct {
+	Type       ThreatType
+	Attributes []ThreatAttribute
+}
+
+// SearchPrefixes asks hashes:search about prefixes, as a lookup that needs
+// the server asks, and returns one result per prefix, in order: the
+// request is split as lookups split theirs, the reply is cached and
+// counted as theirs is, a full hash for a prefix not asked is dropped, and
+// searches share the lookups' back-off, so that while it lasts
+// SearchPrefixes returns a [*BackoffError] with no request. It does not
+// read the cache: the caller asks because it holds no fresh answer. At
+// most [MaxSearchPrefixes] prefixes may be asked at once.
+func (c *Client) SearchPrefixes(ctx context.Context, prefixes [][4]byte) ([]PrefixResult, error) {
+	if c.closing.Err() != nil {
+		return nil, ErrClosed
+	}
+	if len(prefixes) > MaxSearchPrefixes {
+		return nil, fmt.Errorf("lookup: SearchPrefixes: %d prefixes, more than %d", len(prefixes), MaxSearchPrefixes)
+	}
+	ps := make([]uint32, 0, len(prefixes))
+	for _, p := range prefixes {
+		if v := binary.BigEndian.Uint32(p[:]); !slices.Contains(ps, v) {
+			ps = append(ps, v)
+		}
+	}
+	out := make([]PrefixResult, len(prefixes))
+	if len(ps) == 0 {
+		return out, nil
+	}
+	entries, err := c.search(ctx, ps)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range prefixes {
+		e := entries[binary.BigEndian.Uint32(p[:])]
+		if e == nil {
+			return nil, fmt.Errorf("lookup: %s: %w: no answer for prefix %x", methodSearch, ErrCorruptReply, p)
+		}
+		out[i] = PrefixResult{Prefix: p, Expires: e.expires}
+		for _, fh := range e.hashes {
+			h := FullHash{Hash: fh.hash}
+			for _, d := range fh.details {
+				h.Details = append(h.Details, FullHashDetail{Type: d.typ, Attributes: slices.Clone(d.attrs)})
+			}
+			out[i].FullHashes = append(out[i].FullHashes, h)
+		}
+	}
+	return out, nil
+}
+
+// LikelySafeType is the kind of a list of likely safe expressions, as
+// ListHashLists gives it ("LikelySafeType" in the reference).
+type LikelySafeType = v5wire.LikelySafeType
+
+// The likely safe types of Safe Browsing v5.
+const (
+	GeneralBrowsing = v5wire.GeneralBrowsing // GENERAL_BROWSING: the Global Cache
+	CSD             = v5wire.CSD             // CSD
+	Download        = v5wire.Download        // DOWNLOAD
+)
+
+// ListInfo is one list that ListHashLists names, with its metadata.
+type ListInfo struct {
+	Name            string // without the "hashLists/" prefix
+	Description     string
+	HashLength      int // bytes a hash: 4, 8, 16 or 32; 0 when not given
+	ThreatTypes     []ThreatType
+	LikelySafeTypes []LikelySafeType
+}
+
+// maxListPages bounds the pages of one HashLists call.
+const maxListPages = 100
+
+// methodHashLists is ListHashLists, as errors name it.
+const methodHashLists = "hashLists"
+
+// HashLists asks the server's ListHashLists for every list it serves, with
+// its metadata, following next_page_token for at most 100 pages. It is
+// no update: it neither counts in [Stats] nor backs off.
+func (c *Client) HashLists(ctx context.Context) ([]ListInfo, error) {
+	if c.closing.Err() != nil {
+		return nil, ErrClosed
+	}
+	var out []ListInfo
+	token := ""
+	for range maxListPages {
+		q := url.Values{}
+		if token != "" {
+			q.Set("pageToken", token)
+		}
+		body, err := c.get(ctx, methodHashLists, methodHashLists, q, MaxSearchReply)
+		if err != nil {
+			return nil, err
+		}
+		m, err := v5wire.ParseListHashListsResponse(body)
+		if err != nil {
+			return nil, fmt.Errorf("lookup: %s: %w", methodHashLists, corrupt("%v", err))
+		}
+		for _, l := range m.HashLists {
+			info := ListInfo{Name: listname.Trim(l.Name)}
+			if md := l.Metadata; md != nil {
+				info.Description, info.ThreatTypes, info.LikelySafeTypes = md.Description, md.ThreatTypes, md.LikelySafeTypes
+				switch md.HashLength {
+				case v5wire.FourBytes:
+					info.HashLength = 4
+				case v5wire.EightBytes:
+					info.HashLength = 8
+				case v5wire.SixteenBytes:
+					info.HashLength = 16
+				case v5wire.ThirtyTwoBytes:
+					info.HashLength = 32
+				}
+			}
+			out = append(out, info)
+		}
+		if m.NextPageToken == "" {
+			return out, nil
+		}
+		token = m.NextPageToken
+	}
+	return nil, fmt.Errorf("lookup: %s: %w: more than %d pages", methodHashLists, ErrCorruptReply, maxListPages)
+}

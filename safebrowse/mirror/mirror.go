@@ -1,0 +1,437 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package mirror
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/urlspec/urlspec/internal/inputerr"
+	"github.com/urlspec/urlspec/safebrowse/lookup"
+)
+
+// Defaults and bounds.
+const (
+	// DefaultCacheSize is the most prefixes the search cache holds when
+	// Config.CacheSize is 0: at most 64 MiB of entries with no full hash
+	// (see [BytesPerCacheEntry]), about what a large fleet asks in a day.
+	DefaultCacheSize = 1 << 20
+	// BytesPerCacheEntry bounds what one cache entry of a prefix with no
+	// full hash costs, as measured (TestCacheMemory: 35 to 53 bytes,
+	// depending on how full the map is). A prefix with full hashes costs
+	// about 100 bytes more for each, with its details.
+	BytesPerCacheEntry = 64
+	// DefaultUpstreamSearches bounds the hashes:search requests in flight
+	// upstream when Config.UpstreamSearches is 0.
+	DefaultUpstreamSearches = 8
+	// DefaultVersions is how many versions of each list are kept for
+	// partial updates when Config.Versions is 0, and the least allowed.
+	DefaultVersions = 4
+	// MaxSearchPrefixes is the most prefixes one hashes:search takes, as
+	// Google's API allows.
+	MaxSearchPrefixes = lookup.MaxSearchPrefixes
+	// MinWait and MaxWait bound the minimumWaitDuration of list replies;
+	// FrozenWait is that of a frozen mirror.
+	MinWait    = 60 * time.Second
+	MaxWait    = 24 * time.Hour
+	FrozenWait = 24 * time.Hour
+	// upstreamTimeout bounds one upstream search, which goes on when the
+	// client that caused it goes away, for the others waiting on it.
+	upstreamTimeout = 30 * time.Second
+)
+
+// Config configures a Mirror. Its zero values mean the defaults.
+type Config struct {
+	// CacheSize is the most prefixes the search cache holds; 0 means
+	// DefaultCacheSize. Each costs about BytesPerCacheEntry bytes.
+	CacheSize int
+	// UpstreamSearches bounds the hashes:search requests in flight
+	// upstream; 0 means DefaultUpstreamSearches. A search beyond it waits.
+	UpstreamSearches int
+	// Versions is how many versions of each list are kept, so that a
+	// client at one of them gets a partial update; 0 means
+	// DefaultVersions, and less than DefaultVersions is an error. Each
+	// holds a copy of the list (4 bytes a prefix).
+	Versions int
+	// Frozen says that the source's lists are never updated: every list
+	// reply carries a minimumWaitDuration of FrozenWait.
+	Frozen bool
+	// Lists is the metadata that ListHashLists serves, such as the
+	// source's [lookup.Client.HashLists] gave; lists the source does not
+	// keep are left out. nil means metadata made from the names of the
+	// lists the source keeps.
+	Lists []lookup.ListInfo
+	// Logger receives a line for each new list version and each failed
+	// upstream search; nil means silent.
+	Logger *slog.Logger
+}
+
+// A Mirror serves the v5 API's list and search methods to other clients
+// from one [lookup.Client], the source. It is an http.Handler, safe for
+// concurrent use.
+type Mirror struct {
+	src    *lookup.Client
+	cfg    Config
+	log    *slog.Logger
+	lists  map[string]*list // by name
+	order  []string         // the source's lists, in its order
+	info   []lookup.ListInfo
+	search *searcher
+	stats  counters
+
+	now     func() time.Time
+	rand    func() float64
+	minWait time.Duration // MinWait; less in tests
+}
+
+// New returns a Mirror serving the lists and searches of src, which the
+// caller keeps updated (with [lookup.Client.Run]) and closes. src should
+// keep every list, as [lookup.NewMirrorSource] makes it. New fails for a
+// bad Config, naming the field.
+func New(src *lookup.Client, cfg Config) (*Mirror, error) {
+	if src == nil {
+		return nil, errors.New("mirror: New: nil source client")
+	}
+	switch {
+	case cfg.CacheSize < 0:
+		return nil, fmt.Errorf("mirror: Config.CacheSize %d is negative", cfg.CacheSize)
+	case cfg.UpstreamSearches < 0:
+		return nil, fmt.Errorf("mirror: Config.UpstreamSearches %d is negative", cfg.UpstreamSearches)
+	case cfg.Versions != 0 && cfg.Versions < DefaultVersions:
+		return nil, fmt.Errorf("mirror: Config.Versions %d: at least %d", cfg.Versions, DefaultVersions)
+	}
+	if cfg.CacheSize == 0 {
+		cfg.CacheSize = DefaultCacheSize
+	}
+	if cfg.UpstreamSearches == 0 {
+		cfg.UpstreamSearches = DefaultUpstreamSearches
+	}
+	if cfg.Versions == 0 {
+		cfg.Versions = DefaultVersions
+	}
+	m := &Mirror{src: src, cfg: cfg, log: cfg.Logger, lists: make(map[string]*list), now: time.Now, rand: rand.Float64, minWait: MinWait}
+	if m.log == nil {
+		m.log = slog.New(slog.DiscardHandler)
+	}
+	for _, st := range src.Lists() {
+		snap, _ := src.ListSnapshot(st.Name)
+		m.lists[st.Name] = newList(st.Name, snap.Width)
+		m.order = append(m.order, st.Name)
+	}
+	if len(m.order) == 0 {
+		return nil, errors.New("mirror: New: the source keeps no lists (NoStorage)")
+	}
+	m.info = listInfo(m.order, m.lists, cfg.Lists)
+	m.search = newSearcher(m, cfg.CacheSize, cfg.UpstreamSearches)
+	return m, nil
+}
+
+// Stats are a Mirror's counters since New, as [Mirror.Stats] reports them.
+// Each counter only grows, but CacheEntries.
+type Stats struct {
+	// Requests counts the requests served, by method: "hashes:search",
+	// "hashList", "hashLists:batchGet" and "hashLists"; whatever their
+	// answer.
+	Requests map[string]uint64
+	// BytesServed counts the bytes of the reply bodies.
+	BytesServed uint64
+	// UpstreamSearches counts the hashes:search requests made upstream on
+	// behalf of clients.
+	UpstreamSearches uint64
+	// UpstreamSaved counts the client requests answered with no upstream
+	// request of their own: every list request (the source fetches lists
+	// on its own schedule, once for every client) and every search
+	// answered from the cache or by a search already in flight.
+	UpstreamSaved uint64
+	// CacheHits counts the prefixes answered by the cache, Coalesced
+	// those that joined an upstream search already in flight.
+	CacheHits, Coalesced uint64
+	// CacheEntries is the number of prefixes cached now.
+	CacheEntries int
+}
+
+// counters are a Mirror's Stats, each updated atomically.
+type counters struct {
+	requests                             [numMethods]atomic.Uint64
+	bytes, upstream, saved, hits, joined atomic.Uint64
+}
+
+// Stats returns the mirror's counters.
+func (m *Mirror) Stats() Stats {
+	s := Stats{Requests: make(map[string]uint64, numMethods)}
+	for i := range methodNames {
+		s.Requests[methodNames[i]] = m.stats.requests[i].Load()
+	}
+	s.BytesServed = m.stats.bytes.Load()
+	s.UpstreamSearches = m.stats.upstream.Load()
+	s.UpstreamSaved = m.stats.saved.Load()
+	s.CacheHits, s.Coalesced = m.stats.hits.Load(), m.stats.joined.Load()
+	s.CacheEntries = m.search.len()
+	return s
+}
+
+// The methods served, as Stats names them.
+const (
+	methodSearch = iota
+	methodList
+	methodBatch
+	methodLists
+	numMethods
+)
+
+var methodNames = [numMethods]string{"hashes:search", "hashList", "hashLists:batchGet", "hashLists"}
+
+// Methods returns the names of the methods a Mirror serves, as
+// Stats.Requests names them: hashes:search, hashList, hashLists:batchGet
+// and hashLists.
+func Methods() []string { return methodNames[:] }
+
+// route returns the method of a request path and, for hashList, the
+// list's name; -1 for a path the mirror does not serve.
+func route(path string) (int, string) {
+	switch {
+	case path == "/v5/hashes:search":
+		return methodSearch, ""
+	case path == "/v5/hashLists:batchGet":
+		return methodBatch, ""
+	case path == "/v5/hashLists":
+		return methodLists, ""
+	case strings.HasPrefix(path, "/v5/hashList/"):
+		return methodList, path[len("/v5/hashList/"):]
+	}
+	return -1, ""
+}
+
+// Handles reports whether m serves the path: sbserver mounts the mirror
+// on these paths alone.
+func Handles(path string) bool {
+	method, _ := route(path)
+	return method >= 0
+}
+
+// params are the query parameters of each method, under the lowerCamel
+// names the API documents and the snake_case names Google's APIs also
+// accept; every method also takes commonParams.
+var params = [numMethods]map[string]string{
+	methodSearch: {"hashPrefixes": "hashPrefixes", "hash_prefixes": "hashPrefixes", "$req": "$req"},
+	methodList: {
+		"version":                               "version",
+		"sizeConstraints.maxUpdateEntries":      "maxUpdateEntries",
+		"size_constraints.max_update_entries":   "maxUpdateEntries",
+		"sizeConstraints.maxDatabaseEntries":    "maxDatabaseEntries",
+		"size_constraints.max_database_entries": "maxDatabaseEntries",
+	},
+	methodBatch: {
+		"names":                                 "names",
+		"version":                               "version",
+		"sizeConstraints.maxUpdateEntries":      "maxUpdateEntries",
+		"size_constraints.max_update_entries":   "maxUpdateEntries",
+		"sizeConstraints.maxDatabaseEntries":    "maxDatabaseEntries",
+		"size_constraints.max_database_entries": "maxDatabaseEntries",
+	},
+	methodLists: {"pageSize": "pageSize", "page_size": "pageSize", "pageToken": "pageToken", "page_token": "pageToken"},
+}
+
+// commonParams are the key, alt, $ct and the system parameters of
+// Google's APIs, which clients may send; the key is checked by whoever
+// mounts the mirror, the others but alt and $ct are ignored.
+var commonParams = map[string]string{
+	"key": "key", "alt": "alt", "$ct": "$ct", "$.xgafv": "$.xgafv", "access_token": "access_token",
+	"callback": "callback", "fields": "fields", "oauth_token": "oauth_token", "prettyPrint": "prettyPrint",
+	"quotaUser": "quotaUser", "uploadType": "uploadType", "upload_protocol": "upload_protocol",
+}
+
+// An apiError is a reply other than 200, in Google's error shape.
+type apiError struct {
+	status     int
+	msg        string
+	retryAfter time.Duration // > 0: a Retry-After header
+}
+
+func (e *apiError) Error() string { return e.msg }
+
+func invalid(format string, args ...any) *apiError {
+	return &apiError{status: http.StatusBadRequest, msg: "mirror: " + fmt.Sprintf(format, args...)}
+}
+
+// A request is a parsed request: its method, its parameters under their
+// lowerCamel names, and the encoding asked for.
+type request struct {
+	method int
+	name   string // of hashList
+	p      url.Values
+	proto  bool
+}
+
+// ServeHTTP serves GET /v5/hashList/{name}, /v5/hashLists:batchGet,
+// /v5/hashLists and /v5/hashes:search, in JSON or binary protobuf, with
+// errors in Google's JSON shape. It checks no key: mount it behind the
+// access rules of the server.
+func (m *Mirror) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	method, name := route(r.URL.Path)
+	if method < 0 {
+		m.fail(w, &apiError{status: http.StatusNotFound, msg: fmt.Sprintf("mirror: no method at %s", inputerr.Quote(r.URL.Path))})
+		return
+	}
+	m.stats.requests[method].Add(1)
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		m.fail(w, &apiError{status: http.StatusMethodNotAllowed, msg: fmt.Sprintf("mirror: method %s not allowed; use GET", inputerr.Quote(r.Method))})
+		return
+	}
+	req, err := parseRequest(method, name, r.URL.RawQuery)
+	if err != nil {
+		m.fail(w, err)
+		return
+	}
+	var body [][]byte
+	switch method { // each returns a *apiError, nil or not
+	case methodSearch:
+		body, err = m.search.serve(r, req)
+	case methodList, methodBatch:
+		body, err = m.serveLists(req)
+	default:
+		body, err = m.serveInfo(req)
+	}
+	if err != nil {
+		m.fail(w, err)
+		return
+	}
+	n := 0
+	for _, b := range body {
+		n += len(b)
+	}
+	h := w.Header()
+	if req.proto {
+		h.Set("Content-Type", "application/x-protobuf")
+	} else {
+		h.Set("Content-Type", "application/json; charset=UTF-8")
+	}
+	h.Set("Content-Length", strconv.Itoa(n))
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		return
+	}
+	for _, b := range body {
+		w.Write(b)
+	}
+	m.stats.bytes.Add(uint64(n))
+}
+
+// parseRequest checks the query's parameters and the encoding asked:
+// alt=proto or $ct=application/x-protobuf for binary protobuf; alt=json,
+// $ct=application/json or neither for JSON, as Google's servers default.
+func parseRequest(method int, name, rawQuery string) (*request, *apiError) {
+	q, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return nil, invalid("malformed query: %s", inputerr.Quote(err.Error()))
+	}
+	req := &request{method: method, name: name, p: make(url.Values, len(q))}
+	for k, vs := range q {
+		c, ok := commonParams[k]
+		if !ok {
+			c, ok = params[method][k]
+		}
+		if !ok {
+			return nil, invalid("unknown parameter %s", inputerr.Quote(k))
+		}
+		req.p[c] = append(req.p[c], vs...)
+	}
+	alt, ct := req.p["alt"], req.p["$ct"]
+	if len(alt) > 1 || len(ct) > 1 {
+		return nil, invalid("alt or $ct given twice")
+	}
+	switch {
+	case len(alt) == 1 && alt[0] == "proto", len(ct) == 1 && ct[0] == "application/x-protobuf":
+		req.proto = true
+	}
+	if len(alt) == 1 && alt[0] != "proto" && alt[0] != "json" {
+		return nil, invalid("alt=%s is not served; use alt=json or alt=proto", inputerr.Quote(alt[0]))
+	}
+	if len(ct) == 1 && ct[0] != "application/x-protobuf" && ct[0] != "application/json" {
+		return nil, invalid("$ct=%s is not served; use application/x-protobuf or application/json", inputerr.Quote(ct[0]))
+	}
+	if len(alt) == 1 && len(ct) == 1 && (alt[0] == "proto") != (ct[0] == "application/x-protobuf") {
+		return nil, invalid("alt=%s and $ct=%s disagree", alt[0], ct[0])
+	}
+	return req, nil
+}
+
+// single returns the one value of parameter name, or "" when it is
+// absent; more than one is an error.
+func (r *request) single(name string) (string, *apiError) {
+	switch vs := r.p[name]; len(vs) {
+	case 0:
+		return "", nil
+	case 1:
+		return vs[0], nil
+	default:
+		return "", invalid("%s given %d times", name, len(vs))
+	}
+}
+
+// int32Param returns the value of a non-negative int32 parameter, 0 when
+// absent.
+func (r *request) int32Param(name string) (int, *apiError) {
+	v, err := r.single(name)
+	if err != nil || v == "" {
+		return 0, err
+	}
+	n, perr := strconv.ParseInt(v, 10, 32)
+	if perr != nil || n < 0 {
+		return 0, invalid("%s=%s is not a non-negative int32", name, inputerr.Quote(v))
+	}
+	return int(n), nil
+}
+
+// statusNames are the canonical codes Google's APIs give with each
+// status.
+var statusNames = map[int]string{
+	400: "INVALID_ARGUMENT",
+	404: "NOT_FOUND",
+	405: "UNIMPLEMENTED",
+	500: "INTERNAL",
+	503: "UNAVAILABLE",
+}
+
+// fail sends err in Google's error shape,
+// {"error": {"code": 503, "message": "...", "status": "UNAVAILABLE"}},
+// with Retry-After when the mirror is backing off.
+func (m *Mirror) fail(w http.ResponseWriter, e *apiError) {
+	name, ok := statusNames[e.status]
+	if !ok {
+		name = "UNKNOWN"
+	}
+	type status struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+		Status  string `json:"status"`
+	}
+	body, _ := json.Marshal(struct {
+		Error status `json:"error"`
+	}{status{e.status, e.msg, name}})
+	body = append(body, '\n')
+	h := w.Header()
+	if e.retryAfter > 0 {
+		h.Set("Retry-After", strconv.Itoa(int(math.Ceil(e.retryAfter.Seconds()))))
+	}
+	h.Set("Content-Type", "application/json; charset=UTF-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(e.status)
+	w.Write(body)
+	m.stats.bytes.Add(uint64(len(body)))
+}
