@@ -85,6 +85,7 @@ func listDetail(l lookup.ListStatus) (updated time.Time, lastErr error) {
 // its back-off state.
 type statsSnapshot struct {
 	lookup.Stats
+	OHTTP              bool      // searches go through an OHTTP relay
 	SearchBackoffUntil time.Time // zero: not backing off
 	UpdateBackoffUntil time.Time // zero: not backing off
 }
@@ -93,7 +94,7 @@ type statsSnapshot struct {
 // read from the lists' last errors, and of searches from the last lookups.
 func (s *server) snapshot() statsSnapshot {
 	c := s.c
-	snap := statsSnapshot{Stats: c.Stats()}
+	snap := statsSnapshot{Stats: c.Stats(), OHTTP: s.o.OHTTP}
 	now := time.Now()
 	var be *lookup.BackoffError
 	for _, l := range c.Lists() {

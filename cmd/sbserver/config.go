@@ -28,6 +28,7 @@ type config struct {
 	addr, key, keyFile, mode, dir, upstream string
 	clientKeys, tlsCert, tlsKey             string
 	logFormat, logLevel                     string
+	ohttpRelay, ohttpKeyURL                 string
 	frozen, fake, mirror                    bool
 	cacheDuration                           time.Duration
 	cacheSize                               int
@@ -39,7 +40,7 @@ type config struct {
 
 // envFlags are the flags that fall back to $SBSERVER_<FLAG>, the flags
 // issue 27 added; the older ones keep their behaviour.
-var envFlags = []string{"upstream", "key-file", "cache-duration", "tls-cert", "tls-key", "client-keys", "log-format", "log-level", "mirror", "cache-size"}
+var envFlags = []string{"upstream", "key-file", "cache-duration", "tls-cert", "tls-key", "client-keys", "log-format", "log-level", "mirror", "cache-size", "ohttp-relay", "ohttp-key-url"}
 
 // envName is the variable a flag falls back to: SBSERVER_ and the flag in
 // upper snake case.
@@ -77,6 +78,8 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.BoolVar(&c.mirror, "mirror", false, "also serve the v5 list and search methods to other clients (hashList, hashLists:batchGet, hashLists, hashes:search), keeping every list")
 	fs.IntVar(&c.cacheSize, "cache-size", mirror.DefaultCacheSize, "prefixes the -mirror search cache holds, about 64 bytes each")
+	fs.StringVar(&c.ohttpRelay, "ohttp-relay", "", "send every upstream hashes:search through this Oblivious HTTP relay to the gateway, never directly")
+	fs.StringVar(&c.ohttpKeyURL, "ohttp-key-url", "", "the gateway's key configuration URL, with -ohttp-relay (default Google's; with -fake, the fake's)")
 	for _, name := range envFlags {
 		if v := getenv(envName(name)); v != "" {
 			if err := fs.Set(name, v); err != nil {
@@ -122,6 +125,9 @@ func (c *config) check(set map[string]bool, getenv func(string) string) error {
 	}
 	if c.mirror && c.lookupMode == lookup.NoStorage {
 		return fmt.Errorf("%w: -mirror and -mode NoStorage: a mirror keeps lists to serve", errUsage)
+	}
+	if c.ohttpKeyURL != "" && c.ohttpRelay == "" {
+		return fmt.Errorf("%w: -ohttp-key-url needs -ohttp-relay", errUsage)
 	}
 	if c.cacheSize <= 0 {
 		return fmt.Errorf("%w: -cache-size %d: want a positive number of prefixes", errUsage, c.cacheSize)

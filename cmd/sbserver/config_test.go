@@ -53,7 +53,8 @@ func TestParseFlags(t *testing.T) {
 	// Every new flag has its variable.
 	for _, name := range envFlags {
 		if envName(name) == "" || !slices.Contains([]string{"SBSERVER_UPSTREAM", "SBSERVER_KEY_FILE", "SBSERVER_CACHE_DURATION", "SBSERVER_TLS_CERT",
-			"SBSERVER_TLS_KEY", "SBSERVER_CLIENT_KEYS", "SBSERVER_LOG_FORMAT", "SBSERVER_LOG_LEVEL", "SBSERVER_MIRROR", "SBSERVER_CACHE_SIZE"}, envName(name)) {
+			"SBSERVER_TLS_KEY", "SBSERVER_CLIENT_KEYS", "SBSERVER_LOG_FORMAT", "SBSERVER_LOG_LEVEL", "SBSERVER_MIRROR", "SBSERVER_CACHE_SIZE",
+			"SBSERVER_OHTTP_RELAY", "SBSERVER_OHTTP_KEY_URL"}, envName(name)) {
 			t.Errorf("flag -%s: variable %s", name, envName(name))
 		}
 	}

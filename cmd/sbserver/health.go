@@ -43,7 +43,16 @@ type statusReply struct {
 	Mode   string       `json:"mode"`
 	Frozen bool         `json:"frozen"`
 	Lists  []listStatus `json:"lists"`
+	OHTTP  *ohttpStatus `json:"ohttp,omitempty"` // with -ohttp-relay only
 	Error  string       `json:"error,omitempty"`
+}
+
+// ohttpStatus is the OHTTP gateway key the client holds, as
+// lookup.Client.OHTTPStatus reports it.
+type ohttpStatus struct {
+	KeyID   uint8     `json:"keyId"`
+	Fetched time.Time `json:"fetched,omitzero"` // absent: no key held yet
+	Error   string    `json:"error,omitempty"`  // the last key error; absent: none
 }
 
 type listStatus struct {
@@ -71,6 +80,13 @@ func (s *server) status(w http.ResponseWriter, r *http.Request) {
 			ls.Error = mask(lastErr.Error(), s.o.UpstreamKey)
 		}
 		reply.Lists = append(reply.Lists, ls)
+	}
+	if s.o.OHTTP {
+		o := s.c.OHTTPStatus()
+		reply.OHTTP = &ohttpStatus{KeyID: o.KeyID, Fetched: o.Fetched}
+		if o.Err != nil {
+			reply.OHTTP.Error = mask(o.Err.Error(), s.o.UpstreamKey)
+		}
 	}
 	status := http.StatusOK
 	if err := notReady(s.c); err != nil {

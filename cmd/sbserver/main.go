@@ -15,7 +15,7 @@
 //	sbserver [-addr 127.0.0.1:8080] [-key key | -key-file file] [-mode LocalList|RealTime|NoStorage]
 //	         [-dir dir] [-frozen] [-fake | -upstream URL] [-client-keys file] [-cache-duration 300s]
 //	         [-tls-cert file -tls-key file] [-log-format text|json] [-log-level info]
-//	         [-mirror [-cache-size 1048576]]
+//	         [-mirror [-cache-size 1048576]] [-ohttp-relay URL [-ohttp-key-url URL]]
 //
 // The -key flag gives the API key of a Google Cloud project with the Safe
 // Browsing API enabled; it defaults to $SAFE_BROWSING_API_KEY. -key-file
@@ -60,6 +60,19 @@
 // (default 1048576, about 64 bytes each) where fresh, else upstream, with
 // concurrent identical prefixes asked once. -mirror and -cache-size fall
 // back to SBSERVER_MIRROR and SBSERVER_CACHE_SIZE.
+//
+// # Oblivious HTTP
+//
+// The -ohttp-relay flag sends every upstream hashes:search of the server,
+// the mirror's included, through that Oblivious HTTP relay to the
+// gateway, never directly (lookup.Config.OHTTP): the relay sees who asks
+// but not what, the gateway what is asked but not by whom. -ohttp-key-url
+// names the gateway's key configuration (Google's by default; with -fake,
+// the fake server's own gateway). List updates still go directly. A search
+// that fails on that path fails, with no fallback. The flags fall back to
+// SBSERVER_OHTTP_RELAY and SBSERVER_OHTTP_KEY_URL. /status shows the key
+// held, and /metrics counts sbserver_ohttp_searches_total,
+// sbserver_ohttp_key_fetches_total and sbserver_ohttp_key_errors_total.
 //
 // # Access
 //
@@ -224,6 +237,12 @@ func run(ctx context.Context, args []string, stderr io.Writer, h *hooks) int {
 		if h.fake != nil {
 			h.fake(s)
 		}
+		if c.ohttpRelay != "" && c.ohttpKeyURL == "" {
+			c.ohttpKeyURL = s.OHTTPKeyURL() // the fake is the gateway too
+		}
+	}
+	if c.ohttpRelay != "" {
+		cfg.OHTTP = &lookup.OHTTPConfig{RelayURL: c.ohttpRelay, KeyURL: c.ohttpKeyURL}
 	}
 	if cfg.APIKey == "" {
 		fmt.Fprintln(stderr, "sbserver: no API key: give -key or -key-file, or set SAFE_BROWSING_API_KEY (or try -fake)")
@@ -279,6 +298,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, h *hooks) int {
 	s := newServer(client, options{
 		Mode: c.lookupMode, Frozen: c.frozen, UpstreamKey: cfg.APIKey, ClientKeys: c.keys,
 		CacheDuration: c.cacheDuration, Addr: srvAddr, Logger: log, Mirror: mir,
+		OHTTP: cfg.OHTTP != nil,
 	})
 	srv := &http.Server{
 		Handler:           s,

@@ -73,6 +73,14 @@ var (
 		{counter("search_errors", "hashes:search requests that failed."), func(s statsSnapshot) uint64 { return s.SearchErrors }},
 		{counter("updates", "List update requests sent."), func(s statsSnapshot) uint64 { return s.Updates }},
 		{counter("update_errors", "List update requests that failed."), func(s statsSnapshot) uint64 { return s.UpdateErrors }},
+		{counter("ohttp_searches", "hashes:search requests sent through the Oblivious HTTP relay (-ohttp-relay)."), func(s statsSnapshot) uint64 {
+			if s.OHTTP {
+				return s.Searches
+			}
+			return 0
+		}},
+		{counter("ohttp_key_fetches", "Fetches of the OHTTP gateway's key configuration."), func(s statsSnapshot) uint64 { return s.OHTTPKeyFetches }},
+		{counter("ohttp_key_errors", "OHTTP key fetches that failed, and keys the gateway refused."), func(s statsSnapshot) uint64 { return s.OHTTPKeyErrors }},
 	}
 	backoffDesc = prometheus.NewDesc("sbserver_backoff_until_timestamp_seconds",
 		"When the client's back-off after failed requests ends, by method (hashes:search or update); 0: not backing off.",

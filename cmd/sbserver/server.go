@@ -45,6 +45,9 @@ type options struct {
 	// Mirror, when not nil, serves the v5 list and search methods
 	// (sbserver -mirror).
 	Mirror *mirror.Mirror
+	// OHTTP says the client sends its searches through an Oblivious HTTP
+	// relay (sbserver -ohttp-relay): /status and /metrics report its key.
+	OHTTP bool
 }
 
 // A server answers sbserver's endpoints from one lookup.Client. It is an
