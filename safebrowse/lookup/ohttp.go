@@ -231,7 +231,7 @@ func (c *Client) getOHTTP(ctx context.Context, method, path, rawQuery string, li
 		c.keyRotated(key)
 	}
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "message/ohttp-res" {
-		return nil, fail(fmt.Errorf("reply Content-Type %q, want message/ohttp-res", clip(resp.Header.Get("Content-Type"))))
+		return nil, fail(fmt.Errorf("reply Content-Type %q, want message/ohttp-res", clip(mask(resp.Header.Get("Content-Type"), c.key))))
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, ohttp.MaxMessageSize+1))
 	if err != nil {

@@ -178,7 +178,7 @@ func (c *Client) getOHTTPKey1(ctx context.Context) (*ohttp.Client, error) {
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		return nil, &StatusError{Method: methodKey, StatusCode: resp.StatusCode,
-			Message: mask(serverMessage(resp.Header.Get("Content-Type"), b), c.key)}
+			Message: clip(mask(serverMessage(resp.Header.Get("Content-Type"), b), c.key))}
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, ohttp.MaxKeyConfigsSize+1))
 	if err != nil {
@@ -186,6 +186,11 @@ func (c *Client) getOHTTPKey1(ctx context.Context) (*ohttp.Client, error) {
 	}
 	if len(b) > ohttp.MaxKeyConfigsSize {
 		return nil, fmt.Errorf("%s: %w: reply over %d bytes", methodKey, ohttp.ErrTooLarge, ohttp.MaxKeyConfigsSize)
+	}
+	if shows(string(b), c.key) {
+		// ohttp's error would quote the reply's first 100 bytes, which
+		// may hold a part of the key too short for mask to find.
+		return nil, fmt.Errorf("%s: %w: the reply shows the API key; not quoted", methodKey, ohttp.ErrKeyConfig)
 	}
 	key, err := parseOHTTPKey(b)
 	if err != nil {
