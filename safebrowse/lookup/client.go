@@ -22,6 +22,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse/hashlist"
 	"github.com/urlspec/urlspec/safebrowse/internal/listname"
 )
@@ -66,7 +67,7 @@ func ParseMode(s string) (Mode, error) {
 	case "nostorage":
 		return NoStorage, nil
 	}
-	return 0, fmt.Errorf("lookup: unknown mode %q (want LocalList, RealTime or NoStorage)", clip(s))
+	return 0, fmt.Errorf("lookup: unknown mode %s (want LocalList, RealTime or NoStorage)", inputerr.Quote(s))
 }
 
 // DefaultLists are the threat lists a Client keeps when Config.Lists is nil:
@@ -345,7 +346,7 @@ func parseBaseURL(s string) (string, error) {
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
 		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
-		return "", fmt.Errorf("lookup: Config.BaseURL %q: want scheme://host[:port]", clip(s))
+		return "", fmt.Errorf("lookup: Config.BaseURL %s: want scheme://host[:port]", inputerr.Quote(s))
 	}
 	return strings.TrimSuffix(s, "/"), nil
 }
@@ -376,10 +377,10 @@ func listNames(mode Mode, lists []string) ([]string, error) {
 	}
 	for i, n := range names {
 		if n == "" || len(n) > 64 || strings.Trim(n, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
-			return nil, fmt.Errorf("lookup: Config.Lists: bad list name %q", clip(n))
+			return nil, fmt.Errorf("lookup: Config.Lists: bad list name %s", inputerr.Quote(n))
 		}
 		if slices.Contains(names[:i], n) {
-			return nil, fmt.Errorf("lookup: Config.Lists: %q named twice", n)
+			return nil, fmt.Errorf("lookup: Config.Lists: %s named twice", inputerr.Quote(n))
 		}
 	}
 	return names, nil

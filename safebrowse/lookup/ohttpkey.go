@@ -178,7 +178,7 @@ func (c *Client) getOHTTPKey1(ctx context.Context) (*ohttp.Client, error) {
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		return nil, &StatusError{Method: methodKey, StatusCode: resp.StatusCode,
-			Message: clip(mask(serverMessage(resp.Header.Get("Content-Type"), b), c.key))}
+			Message: message(serverMessage(resp.Header.Get("Content-Type"), b), c.key)}
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, ohttp.MaxKeyConfigsSize+1))
 	if err != nil {
