@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+
+	"github.com/urlspec/urlspec/internal/inputerr"
 )
 
 // v4ThreatTypes are the ThreatType names of the v4 Lookup API.
@@ -102,7 +104,7 @@ func (req *findRequest) check() (urls, types []string, platform string, err erro
 	}
 	for i, t := range ti.ThreatTypes {
 		if !slices.Contains(v4ThreatTypes, t) {
-			return nil, nil, "", fmt.Errorf("sbserver: threatInfo.threatTypes[%d]: unknown threat type %s", i, quote(t))
+			return nil, nil, "", fmt.Errorf("sbserver: threatInfo.threatTypes[%d]: unknown threat type %s", i, inputerr.Quote(t))
 		}
 		if !slices.Contains(types, t) {
 			types = append(types, t)
@@ -113,12 +115,12 @@ func (req *findRequest) check() (urls, types []string, platform string, err erro
 	}
 	for i, p := range ti.PlatformTypes {
 		if !slices.Contains(v4PlatformTypes, p) {
-			return nil, nil, "", fmt.Errorf("sbserver: threatInfo.platformTypes[%d]: unknown platform type %s", i, quote(p))
+			return nil, nil, "", fmt.Errorf("sbserver: threatInfo.platformTypes[%d]: unknown platform type %s", i, inputerr.Quote(p))
 		}
 	}
 	for i, t := range ti.ThreatEntryTypes {
 		if t != "URL" {
-			return nil, nil, "", fmt.Errorf("sbserver: threatInfo.threatEntryTypes[%d]: %s: only URL is served", i, quote(t))
+			return nil, nil, "", fmt.Errorf("sbserver: threatInfo.threatEntryTypes[%d]: %s: only URL is served", i, inputerr.Quote(t))
 		}
 	}
 	if len(ti.ThreatEntries) > maxEntries {

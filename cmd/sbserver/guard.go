@@ -13,6 +13,8 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+
+	"github.com/urlspec/urlspec/internal/inputerr"
 )
 
 // The refusals of checkBrowser and checkKey.
@@ -45,11 +47,11 @@ func (s *server) checkBrowser(r *http.Request) error {
 			scheme = "https://"
 		}
 		if !strings.EqualFold(origin, scheme+r.Host) {
-			return fmt.Errorf("%w: Origin %s", errCrossSite, quote(origin))
+			return fmt.Errorf("%w: Origin %s", errCrossSite, inputerr.Quote(origin))
 		}
 	}
 	if s.loopback && !loopbackHost(r.Host, s.o.Addr) {
-		return fmt.Errorf("%w: %s", errHost, quote(r.Host))
+		return fmt.Errorf("%w: %s", errHost, inputerr.Quote(r.Host))
 	}
 	return nil
 }

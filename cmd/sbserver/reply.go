@@ -7,27 +7,8 @@ package main
 import (
 	"encoding/json"
 	"net/http"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 )
-
-// maxQuoted is the most bytes of a client's input that an error reply
-// quotes, as in every error of the library (internal/inputerr).
-const maxQuoted = 100
-
-// quote returns s quoted, clipped to its first maxQuoted bytes (on a rune
-// boundary) and followed by its length when clipped.
-func quote(s string) string {
-	if len(s) <= maxQuoted {
-		return strconv.Quote(s)
-	}
-	n := maxQuoted
-	for n > maxQuoted-utf8.UTFMax && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return strconv.Quote(s[:n]) + "... (" + strconv.Itoa(len(s)) + " bytes)"
-}
 
 // An errorShape is how an endpoint writes its errors.
 type errorShape int

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse/lookup"
 )
 
@@ -31,11 +32,11 @@ var systemParams = map[string]bool{
 func checkParams(q url.Values, own string) error {
 	for name := range q {
 		if !systemParams[name] && name != own {
-			return fmt.Errorf("sbserver: unknown query parameter %s", quote(name))
+			return fmt.Errorf("sbserver: unknown query parameter %s", inputerr.Quote(name))
 		}
 	}
 	if alt := q.Get("alt"); alt != "" && alt != "json" {
-		return fmt.Errorf("sbserver: alt=%s: only alt=json is served", quote(alt))
+		return fmt.Errorf("sbserver: alt=%s: only alt=json is served", inputerr.Quote(alt))
 	}
 	return nil
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse/lookup"
 	"github.com/urlspec/urlspec/safebrowse/mirror"
 )
@@ -137,15 +138,15 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	if !allowed(rt.methods, r.Method) {
 		w.Header().Set("Allow", rt.methods)
 		method := r.Method // a token, as net/http checks, but of any length
-		if len(method) > maxQuoted {
-			method = quote(method)
+		if len(method) > inputerr.MaxQuoted {
+			method = inputerr.Quote(method)
 		}
 		s.fail(w, shape, http.StatusMethodNotAllowed, fmt.Errorf("sbserver: method %s not allowed: use %s", method, rt.methods))
 		return
 	}
 	if r.Method == http.MethodPost {
 		if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-			s.fail(w, shape, http.StatusUnsupportedMediaType, fmt.Errorf("sbserver: Content-Type %s: the body must be application/json", quote(r.Header.Get("Content-Type"))))
+			s.fail(w, shape, http.StatusUnsupportedMediaType, fmt.Errorf("sbserver: Content-Type %s: the body must be application/json", inputerr.Quote(r.Header.Get("Content-Type"))))
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
@@ -165,7 +166,7 @@ func (s *server) notFound(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, rt.shape, http.StatusTemporaryRedirect, fmt.Errorf("sbserver: moved to %s", clean))
 		return
 	}
-	s.fail(w, plainErrors, http.StatusNotFound, fmt.Errorf("sbserver: not found: %s: the endpoints are POST /v5/urls:lookup, GET /v5/urls:search, POST /v4/threatMatches:find, GET /status, /healthz, /readyz and /metrics", quote(r.URL.Path)))
+	s.fail(w, plainErrors, http.StatusNotFound, fmt.Errorf("sbserver: not found: %s: the endpoints are POST /v5/urls:lookup, GET /v5/urls:search, POST /v4/threatMatches:find, GET /status, /healthz, /readyz and /metrics", inputerr.Quote(r.URL.Path)))
 }
 
 // allowed reports whether method is in the Allow list methods.
