@@ -521,10 +521,12 @@ func (c *Client) usable() error {
 // ListStatus describes one list a Client keeps, as [Client.Lists] reports it.
 type ListStatus struct {
 	Name    string
-	Entries int       // hashes held
-	Version []byte    // the version the server gave, as stored
-	Loaded  bool      // loaded once, from Dir or the server
-	Next    time.Time // due for an update at this time; zero: at once
+	Entries int    // hashes held
+	Version []byte // the version the server gave, as stored
+	Loaded  bool   // loaded once, from Dir or the server
+	// Next is when the list is due for an update, or when the updates'
+	// back-off ends if that is later ([Client.Backoff]); zero: at once.
+	Next time.Time
 	// Err is the last failure of the list's update (a failed fetch, a
 	// corrupt list, a checksum mismatch) or of its save to Dir; nil after
 	// a success.
@@ -538,6 +540,7 @@ type ListStatus struct {
 // Lists reports the state of each list the client keeps, in the order of
 // Config.Lists. It does not wait for an update in progress.
 func (c *Client) Lists() []ListStatus {
+	until := c.Backoff().UpdateUntil
 	c.statusMu.Lock()
 	defer c.statusMu.Unlock()
 	out := make([]ListStatus, len(c.lists))
@@ -546,8 +549,12 @@ func (c *Client) Lists() []ListStatus {
 		if err == nil {
 			err = s.saveErr
 		}
+		next := s.next
+		if until.After(next) {
+			next = until
+		}
 		out[i] = ListStatus{Name: s.name, Entries: s.list.Len(), Version: s.list.Version(), Loaded: s.loaded.Load(),
-			Next: s.next, Err: err, Updated: s.updated}
+			Next: next, Err: err, Updated: s.updated}
 	}
 	return out
 }
