@@ -105,12 +105,6 @@ func (s *server) check(r *http.Request, urls []string, bad []bool) (vs []lookup.
 			vs[i], errs[i] = got[j], gotErrs[j]
 		}
 	}
-	for _, err := range errs {
-		var be *lookup.BackoffError
-		if errors.As(err, &be) && be.Method == "hashes:search" {
-			s.searchBackoff.Store(be)
-		}
-	}
 	return vs, errs, nil
 }
 
@@ -178,7 +172,7 @@ func (s *server) lookup(w http.ResponseWriter, r *http.Request) {
 	if failed != nil {
 		status = http.StatusServiceUnavailable
 		reply.Error = mask(failed.Error(), s.o.UpstreamKey)
-		retryAfter(w, failed)
+		s.retryAfter(w, failed)
 	}
 	writeJSON(w, status, reply)
 }

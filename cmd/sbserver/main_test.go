@@ -272,6 +272,11 @@ func TestSearchFailure(t *testing.T) {
 			t.Fatalf("status %d, reply %s; want 503", status, raw)
 		}
 	}
+	// /metrics shows the back-off as soon as it starts, before a lookup
+	// is refused.
+	if got, _ := value(scrape(t, p.URL)["sbserver_backoff_until_timestamp_seconds"], "method=hashes:search"); got < float64(time.Now().Unix()) {
+		t.Errorf("sbserver_backoff_until_timestamp_seconds{method=hashes:search} = %v, want the back-off's end", got)
+	}
 	before := s.Requests("hashes:search")
 	status, got, raw, h := lookupJSON(t, p, evil)
 	if status != 503 || !strings.Contains(got.Error, "backing off") || h.Get("Retry-After") == "" {

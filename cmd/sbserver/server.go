@@ -58,12 +58,10 @@ type server struct {
 	o        options
 	loopback bool
 	keys     keySet
-	// searchBackoff is the last search back-off a lookup met, for /metrics.
-	searchBackoff atomic.Pointer[lookup.BackoffError]
-	closing       atomic.Bool // shutdown has begun: /readyz is a 503
-	reg           *prometheus.Registry
-	metrics       *requestMetrics
-	routes        map[string]*route
+	closing  atomic.Bool // shutdown has begun: /readyz is a 503
+	reg      *prometheus.Registry
+	metrics  *requestMetrics
+	routes   map[string]*route
 }
 
 // A route is one endpoint.
@@ -182,16 +180,24 @@ func allowed(methods, method string) bool {
 // fail replies with err in shape, the upstream key masked, and
 // Retry-After when err is the client backing off.
 func (s *server) fail(w http.ResponseWriter, shape errorShape, status int, err error) {
-	retryAfter(w, err)
+	s.retryAfter(w, err)
 	writeError(w, shape, status, mask(err.Error(), s.o.UpstreamKey))
 }
 
-// retryAfter sets Retry-After when err is the client backing off.
-func retryAfter(w http.ResponseWriter, err error) {
+// retryAfter sets Retry-After when err is the client backing off, or the
+// lists not being loaded while updates back off: the lists cannot load
+// before the back-off ends.
+func (s *server) retryAfter(w http.ResponseWriter, err error) {
+	var until time.Time
 	var be *lookup.BackoffError
-	if errors.As(err, &be) {
-		secs := math.Ceil(time.Until(be.Until).Seconds())
-		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(secs))))
+	switch {
+	case errors.As(err, &be):
+		until = be.Until
+	case errors.Is(err, lookup.ErrNotReady):
+		until = s.c.Backoff().UpdateUntil
+	}
+	if d := time.Until(until); d > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(d.Seconds())))))
 	}
 }
 
