@@ -81,10 +81,13 @@ func (s *server) find(w http.ResponseWriter, r *http.Request) {
 	}
 	var reply findReply
 	cd := durationJSON(s.o.CacheDuration)
+	type key struct{ url, threatType string }
+	seen := make(map[key]bool)
 	for i, v := range vs {
 		found := threatTypes(v)
 		for _, t := range types {
-			if slices.Contains(found, t) {
+			if k := (key{urls[i], t}); slices.Contains(found, t) && !seen[k] {
+				seen[k] = true
 				reply.Matches = append(reply.Matches, threatMatch{
 					ThreatType: t, PlatformType: platform, ThreatEntryType: "URL",
 					Threat: threatEntry{URL: urls[i]}, CacheDuration: cd,

@@ -47,6 +47,8 @@ func TestFind(t *testing.T) {
 		{"canary", findBody(all, `"ANY_PLATFORM"`, canary), 200, "{}\n"},
 		// A threat type asked twice matches once.
 		{"twice", findBody(`"MALWARE","MALWARE"`, `"CHROME"`, evil), 200, `{"matches":[` + match("MALWARE", "CHROME", evil) + `]}` + "\n"},
+		// A URL given twice matches once per threat type.
+		{"URL twice", findBody(all, `"ANY_PLATFORM"`, evil, safe, evil), 200, `{"matches":[` + match("MALWARE", "ANY_PLATFORM", evil) + `]}` + "\n"},
 		// An unknown threat type.
 		{"unknown threat type", findBody(`"EVIL"`, `"ANY_PLATFORM"`, evil), 400, `threatTypes[0]: unknown threat type \"EVIL\"`},
 		// An unknown platform type.
