@@ -82,6 +82,7 @@ type ohttpError struct {
 	what     string // "relay", "key"
 	err      error
 	keyEvent bool
+	unsent   bool // a search with no key to seal it for: nothing was sent
 }
 
 func (e *ohttpError) Error() string {
@@ -93,6 +94,13 @@ func (e *ohttpError) Is(target error) bool { return target == ErrOHTTP }
 
 // Unwrap returns the cause.
 func (e *ohttpError) Unwrap() error { return e.err }
+
+// unsent reports whether err is a search's failure before anything was
+// sent: with Config.OHTTP, no key to seal it for.
+func unsent(err error) bool {
+	var e *ohttpError
+	return errors.As(err, &e) && e.unsent
+}
 
 // isKeyEvent reports whether err is a search's failure for its OHTTP key:
 // no key, or a key the gateway refused.

@@ -486,7 +486,8 @@ func TestOHTTPNoKey(t *testing.T) {
 	if sent != 0 || s.Requests("hashes:search") != 0 || s.Requests("hpkekeyconfig") != 3 {
 		t.Errorf("%d to the relay, %d searches, %d key fetches", sent, s.Requests("hashes:search"), s.Requests("hpkekeyconfig"))
 	}
-	if st := c.Stats(); st.OHTTPKeyFetches != 3 || st.OHTTPKeyErrors != 3 {
+	// The searches sent nothing: they count as errors, not as searches.
+	if st := c.Stats(); st.OHTTPKeyFetches != 3 || st.OHTTPKeyErrors != 3 || st.Searches != 0 || st.SearchErrors != 4 || st.Errors != 4 {
 		t.Errorf("stats %+v", st)
 	}
 	if st := c.OHTTPStatus(); st.Err == nil || !st.Fetched.IsZero() {

@@ -71,9 +71,9 @@ func (k *ohttpState) current() (*ohttp.Client, error) {
 		return k.key, nil
 	}
 	if k.err != nil {
-		return nil, &ohttpError{what: "key", err: fmt.Errorf("no key: %w", k.err), keyEvent: true}
+		return nil, &ohttpError{what: "key", err: fmt.Errorf("no key: %w", k.err), keyEvent: true, unsent: true}
 	}
-	return nil, &ohttpError{what: "key", err: errors.New("no key yet: Run or Update fetches it"), keyEvent: true}
+	return nil, &ohttpError{what: "key", err: errors.New("no key yet: Run or Update fetches it"), keyEvent: true, unsent: true}
 }
 
 // due reports whether the key should be fetched at now: there is none, or
