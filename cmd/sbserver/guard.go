@@ -112,9 +112,7 @@ func (s *server) checkKey(r *http.Request) (int, error) {
 		key = r.Header.Get("X-Goog-Api-Key")
 	}
 	if key == "" {
-		if auth, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
-			key = strings.TrimSpace(auth)
-		}
+		key = bearerToken(r.Header.Get("Authorization"))
 	}
 	switch {
 	case key == "":
@@ -123,6 +121,17 @@ func (s *server) checkKey(r *http.Request) (int, error) {
 		return http.StatusForbidden, errWrongKey
 	}
 	return 0, nil
+}
+
+// bearerToken returns the token of an Authorization header of the Bearer
+// scheme, or "". The scheme is case-insensitive (RFC 9110 section 11.1),
+// and one or more spaces follow it (RFC 6750 section 2.1).
+func bearerToken(auth string) string {
+	scheme, token, ok := strings.Cut(auth, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(token)
 }
 
 // checkLoopback reports an error unless addr's host is a loopback address
