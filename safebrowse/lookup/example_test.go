@@ -141,7 +141,7 @@ func ExampleStatusError() {
 	fmt.Println(err)
 	// Output:
 	// 400
-	// lookup: hashLists:batchGet: HTTP 400 Bad Request: sbtest: API key not valid: "REDACTED"
+	// lookup: hashLists:batchGet: HTTP 400 Bad Request: sbtest: API key not valid. Please pass a valid API key.
 }
 
 // ExampleClient_Run keeps the lists fresh in the background, as a service
