@@ -479,6 +479,11 @@ func TestOHTTPNoKey(t *testing.T) {
 		if !errors.Is(err, lookup.ErrOHTTP) || errors.Is(err, lookup.ErrBackoff) || len(v.Threats) != 0 {
 			t.Errorf("Lookup: %v, %v", v, err)
 		}
+		// The cause is said once: "lookup: OHTTP key: no key: ...".
+		var se *lookup.StatusError
+		if msg := err.Error(); strings.Count(msg, "lookup: ") != 1 || strings.Count(msg, "OHTTP key: ") != 1 || !errors.As(err, &se) {
+			t.Errorf("Lookup error %q: want the prefix once, and the StatusError", msg)
+		}
 	}
 	rec.mu.Lock()
 	sent := len(rec.bytes)

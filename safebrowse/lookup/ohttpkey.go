@@ -71,10 +71,21 @@ func (k *ohttpState) current() (*ohttp.Client, error) {
 		return k.key, nil
 	}
 	if k.err != nil {
-		return nil, &ohttpError{what: "key", err: fmt.Errorf("no key: %w", k.err), keyEvent: true, unsent: true}
+		return nil, &ohttpError{what: "key", err: &noKeyError{k.err}, keyEvent: true, unsent: true}
 	}
 	return nil, &ohttpError{what: "key", err: errors.New("no key yet: Run or Update fetches it"), keyEvent: true, unsent: true}
 }
+
+// noKeyError is the cause of a search with no key: the last key error,
+// its "lookup: OHTTP key: " said once, by the ohttpError around it.
+type noKeyError struct{ err error }
+
+func (e *noKeyError) Error() string {
+	s := strings.TrimPrefix(e.err.Error(), "lookup: ")
+	return "no key: " + strings.TrimPrefix(s, "OHTTP key: ")
+}
+
+func (e *noKeyError) Unwrap() error { return e.err }
 
 // due reports whether the key should be fetched at now: there is none, or
 // it is a day old.
