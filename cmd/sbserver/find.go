@@ -195,7 +195,7 @@ func (req *findRequest) check() (urls, types []string, platform string, err erro
 		case e.URL == nil:
 			return nil, nil, "", fmt.Errorf("sbserver: threatInfo.threatEntries[%d]: no url: only URL entries are served", i)
 		case !e.URL.valid:
-			return nil, nil, "", fmt.Errorf("sbserver: threatInfo.threatEntries[%d]: %w", i, errNotUTF8)
+			return nil, nil, "", inField(fmt.Sprintf("threatInfo.threatEntries[%d]", i), errNotUTF8)
 		}
 		urls[i] = e.URL.s
 	}

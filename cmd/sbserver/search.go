@@ -74,7 +74,7 @@ func (s *server) search(w http.ResponseWriter, r *http.Request) {
 	}
 	for i, u := range urls {
 		if !utf8.ValidString(u) {
-			s.fail(w, googleErrors, http.StatusBadRequest, fmt.Errorf("sbserver: urls[%d]: %w", i, errNotUTF8))
+			s.fail(w, googleErrors, http.StatusBadRequest, inField(fmt.Sprintf("urls[%d]", i), errNotUTF8))
 			return
 		}
 	}
@@ -108,7 +108,7 @@ func (s *server) checkAll(w http.ResponseWriter, r *http.Request, urls []string,
 			continue
 		}
 		if badURL(err) {
-			s.fail(w, googleErrors, http.StatusBadRequest, fmt.Errorf("sbserver: %s[%d]: %w", field, i, err))
+			s.fail(w, googleErrors, http.StatusBadRequest, inField(fmt.Sprintf("%s[%d]", field, i), err))
 			return nil, false
 		}
 		if failed == nil {
