@@ -402,7 +402,7 @@ func ExampleClient_Backoff() {
 	}
 	b := c.Backoff()
 	fmt.Println("search failures:", b.SearchFailures)
-	fmt.Println("searches back off for", b.SearchUntil.Sub(time.Now()).Round(time.Minute))
+	fmt.Println("searches back off for", time.Until(b.SearchUntil).Round(time.Minute))
 	fmt.Println("updates back off:", !b.UpdateUntil.IsZero())
 	fmt.Println(errors.Is(err, lookup.ErrBackoff))
 	// Output:
