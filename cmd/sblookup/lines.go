@@ -10,7 +10,8 @@ import (
 	"errors"
 	"io"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/urlspec/urlspec/internal/inputerr"
 )
 
 // maxLine is the longest input line read whole: the longest URL the
@@ -42,7 +43,7 @@ func readLines(r io.Reader, out chan<- line) {
 			if !tooLong {
 				if len(buf)+len(chunk) > maxLine+2 { // the line, and "\r\n"
 					tooLong = true
-					buf = append(buf, chunk[:min(len(chunk), 100)]...)
+					buf = append(buf, chunk[:min(len(chunk), inputerr.MaxQuoted+1)]...)
 				} else {
 					buf = append(buf, chunk...)
 				}
@@ -55,7 +56,7 @@ func readLines(r io.Reader, out chan<- line) {
 		tooLong = tooLong || len(content) > maxLine
 		text := strings.TrimSpace(string(content))
 		if tooLong {
-			text = clip(text)
+			text = inputerr.Clip(text)
 		}
 		switch {
 		case tooLong:
@@ -71,16 +72,4 @@ func readLines(r io.Reader, out chan<- line) {
 			return
 		}
 	}
-}
-
-// clip returns the first 100 bytes of s, cut on a rune boundary.
-func clip(s string) string {
-	if len(s) <= 100 {
-		return s
-	}
-	n := 100
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

@@ -46,6 +46,10 @@ func TestRun(t *testing.T) {
 		{"too long", []string{"-fake"}, "http://example.com/\n\n" + long + "\n" + malware + "\n",
 			"http://example.com/\tSAFE\n" + long[:100] + "\tERROR\n" + malware + "\tUNSAFE\tMALWARE\tmalware.testing.google.test/testing/malware/\n",
 			"sblookup: line 3: too long", 1},
+		// A too-long line whose 100th byte is inside a rune is cut before
+		// the rune, as inputerr clips every input: no invalid UTF-8.
+		{"too long, rune at the cut", []string{"-fake"}, "http://a.example/" + strings.Repeat("a", 82) + "é" + strings.Repeat("a", maxLine) + "\n",
+			"http://a.example/" + strings.Repeat("a", 82) + "\tERROR\n", "sblookup: line 1: too long", 1},
 		// A line of exactly 2 MiB is read, and checked.
 		{"longest line", []string{"-fake"}, "http://a.example/" + strings.Repeat("a", maxLine-len("http://a.example/")) + "\n",
 			"http://a.example/" + strings.Repeat("a", maxLine-len("http://a.example/")) + "\tSAFE\n", "", 0},

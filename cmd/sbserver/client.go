@@ -90,20 +90,9 @@ type statsSnapshot struct {
 	UpdateBackoffUntil time.Time // zero: not backing off
 }
 
-// snapshot returns the client's counters now, with the back-off of updates
-// read from the lists' last errors, and of searches from the last lookups.
+// snapshot returns the client's counters and back-offs now.
 func (s *server) snapshot() statsSnapshot {
-	c := s.c
-	snap := statsSnapshot{Stats: c.Stats(), OHTTP: s.o.OHTTP}
-	now := time.Now()
-	var be *lookup.BackoffError
-	for _, l := range c.Lists() {
-		if errors.As(l.Err, &be) && be.Until.After(now) && be.Until.After(snap.UpdateBackoffUntil) {
-			snap.UpdateBackoffUntil = be.Until
-		}
-	}
-	if sb := s.searchBackoff.Load(); sb != nil && sb.Until.After(now) {
-		snap.SearchBackoffUntil = sb.Until
-	}
-	return snap
+	b := s.c.Backoff()
+	return statsSnapshot{Stats: s.c.Stats(), OHTTP: s.o.OHTTP,
+		SearchBackoffUntil: b.SearchUntil, UpdateBackoffUntil: b.UpdateUntil}
 }

@@ -80,6 +80,39 @@ func TestStatic(t *testing.T) {
 	}
 }
 
+// TestContainerfile: the image FROM scratch has no /tmp and a root-owned
+// /, so the -dir of the README's container command must be a directory
+// the Containerfile makes, owned by the image's user, and a VOLUME so
+// that the lists outlive the container.
+func TestContainerfile(t *testing.T) {
+	cf, err := os.ReadFile("../../Containerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := regexp.MustCompile(`(?m)^USER (\d+):(\d+)$`).FindSubmatch(cf)
+	if user == nil {
+		t.Fatal("Containerfile: no USER uid:gid")
+	}
+	dirs := regexp.MustCompile(`(?m)^\s*sbserver -addr .* -dir (\S+)`).FindAllSubmatch(readme, -1)
+	if len(dirs) == 0 {
+		t.Fatal("README.md: no container command with -dir")
+	}
+	for _, m := range dirs {
+		dir := regexp.QuoteMeta(string(m[1]))
+		chown := `(?m)^COPY --from=build --chown=` + string(user[1]) + ":" + string(user[2]) + ` \S+ ` + dir + `/?$`
+		if !regexp.MustCompile(chown).Match(cf) {
+			t.Errorf("README's -dir %s: the Containerfile makes no such directory owned by %s:%s", m[1], user[1], user[2])
+		}
+		if !regexp.MustCompile(`(?m)^VOLUME .*"` + dir + `"`).Match(cf) {
+			t.Errorf("README's -dir %s: the Containerfile declares no VOLUME for it", m[1])
+		}
+	}
+}
+
 // A proc is the built binary, running.
 type proc struct {
 	cmd    *exec.Cmd

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+
+	"github.com/urlspec/urlspec/internal/inputerr"
 )
 
 // v4ThreatTypes are the ThreatType names of the v4 Lookup API.
@@ -18,22 +20,54 @@ var v4ThreatTypes = []string{"THREAT_TYPE_UNSPECIFIED", "MALWARE", "SOCIAL_ENGIN
 // carry no platform, so each covers every threat type.
 var v4PlatformTypes = []string{"PLATFORM_TYPE_UNSPECIFIED", "WINDOWS", "LINUX", "ANDROID", "OSX", "IOS", "ANY_PLATFORM", "ALL_PLATFORMS", "CHROME"}
 
-// findRequest is the v4 FindThreatMatchesRequest.
+// findRequest is the v4 FindThreatMatchesRequest. Each field of more than
+// one word is taken by its JSON name (threatInfo) or its proto field name
+// (threat_info), as proto3 JSON parsers take them; a field given by both
+// is an error, as it is in protobuf's parsers. Any other field is an
+// error.
 type findRequest struct {
 	Client *struct {
-		ClientID      string `json:"clientId"`
-		ClientVersion string `json:"clientVersion"`
+		ClientID           string `json:"clientId"`
+		ClientIDProto      string `json:"client_id"`
+		ClientVersion      string `json:"clientVersion"`
+		ClientVersionProto string `json:"client_version"`
 	} `json:"client"`
-	ThreatInfo struct {
-		ThreatTypes      []string `json:"threatTypes"`
-		PlatformTypes    []string `json:"platformTypes"`
-		ThreatEntryTypes []string `json:"threatEntryTypes"`
-		ThreatEntries    []struct {
-			URL    *jsonURL `json:"url"`
-			Hash   string   `json:"hash"`
-			Digest string   `json:"digest"`
-		} `json:"threatEntries"`
-	} `json:"threatInfo"`
+	ThreatInfo      *findThreatInfo `json:"threatInfo"`
+	ThreatInfoProto *findThreatInfo `json:"threat_info"`
+}
+
+// findThreatInfo is the v4 ThreatInfo, by both names of each field.
+type findThreatInfo struct {
+	ThreatTypes           *[]string       `json:"threatTypes"`
+	ThreatTypesProto      *[]string       `json:"threat_types"`
+	PlatformTypes         *[]string       `json:"platformTypes"`
+	PlatformTypesProto    *[]string       `json:"platform_types"`
+	ThreatEntryTypes      *[]string       `json:"threatEntryTypes"`
+	ThreatEntryTypesProto *[]string       `json:"threat_entry_types"`
+	ThreatEntries         *[]threatEntry4 `json:"threatEntries"`
+	ThreatEntriesProto    *[]threatEntry4 `json:"threat_entries"`
+}
+
+// threatEntry4 is the v4 ThreatEntry; only url is served.
+type threatEntry4 struct {
+	URL    *jsonURL `json:"url"`
+	Hash   string   `json:"hash"`
+	Digest string   `json:"digest"`
+}
+
+// either returns the field name given by its JSON name (j) or its proto
+// field name (p): the zero value if neither, an error if both.
+func either[T any](name string, j, p *T) (T, error) {
+	var zero T
+	switch {
+	case j != nil && p != nil:
+		return zero, fmt.Errorf("sbserver: %s given twice, by its JSON name and its proto field name", name)
+	case p != nil:
+		return *p, nil
+	case j != nil:
+		return *j, nil
+	}
+	return zero, nil
 }
 
 // findReply is the v4 FindThreatMatchesResponse: {} when nothing matches.
@@ -79,10 +113,13 @@ func (s *server) find(w http.ResponseWriter, r *http.Request) {
 	}
 	var reply findReply
 	cd := durationJSON(s.o.CacheDuration)
+	type key struct{ url, threatType string }
+	seen := make(map[key]bool)
 	for i, v := range vs {
 		found := threatTypes(v)
 		for _, t := range types {
-			if slices.Contains(found, t) {
+			if k := (key{urls[i], t}); slices.Contains(found, t) && !seen[k] {
+				seen[k] = true
 				reply.Matches = append(reply.Matches, threatMatch{
 					ThreatType: t, PlatformType: platform, ThreatEntryType: "URL",
 					Threat: threatEntry{URL: urls[i]}, CacheDuration: cd,
@@ -96,13 +133,41 @@ func (s *server) find(w http.ResponseWriter, r *http.Request) {
 // check validates the request and returns its URLs, its threat types (each
 // once, in order) and the platform type of its matches.
 func (req *findRequest) check() (urls, types []string, platform string, err error) {
-	ti := &req.ThreatInfo
+	var info findThreatInfo
+	switch {
+	case req.ThreatInfo != nil && req.ThreatInfoProto != nil:
+		return nil, nil, "", errors.New("sbserver: threatInfo given twice, by its JSON name and its proto field name")
+	case req.ThreatInfo != nil:
+		info = *req.ThreatInfo
+	case req.ThreatInfoProto != nil:
+		info = *req.ThreatInfoProto
+	}
+	var ti struct {
+		ThreatTypes, PlatformTypes, ThreatEntryTypes []string
+		ThreatEntries                                []threatEntry4
+	}
+	for _, f := range []struct {
+		name string
+		dst  *[]string
+		j, p *[]string
+	}{
+		{"threatInfo.threatTypes", &ti.ThreatTypes, info.ThreatTypes, info.ThreatTypesProto},
+		{"threatInfo.platformTypes", &ti.PlatformTypes, info.PlatformTypes, info.PlatformTypesProto},
+		{"threatInfo.threatEntryTypes", &ti.ThreatEntryTypes, info.ThreatEntryTypes, info.ThreatEntryTypesProto},
+	} {
+		if *f.dst, err = either(f.name, f.j, f.p); err != nil {
+			return nil, nil, "", err
+		}
+	}
+	if ti.ThreatEntries, err = either("threatInfo.threatEntries", info.ThreatEntries, info.ThreatEntriesProto); err != nil {
+		return nil, nil, "", err
+	}
 	if len(ti.ThreatTypes) == 0 {
 		return nil, nil, "", errors.New("sbserver: threatInfo.threatTypes is required")
 	}
 	for i, t := range ti.ThreatTypes {
 		if !slices.Contains(v4ThreatTypes, t) {
-			return nil, nil, "", fmt.Errorf("sbserver: threatInfo.threatTypes[%d]: unknown threat type %s", i, quote(t))
+			return nil, nil, "", fmt.Errorf("sbserver: threatInfo.threatTypes[%d]: unknown threat type %s", i, inputerr.Quote(t))
 		}
 		if !slices.Contains(types, t) {
 			types = append(types, t)
@@ -113,12 +178,12 @@ func (req *findRequest) check() (urls, types []string, platform string, err erro
 	}
 	for i, p := range ti.PlatformTypes {
 		if !slices.Contains(v4PlatformTypes, p) {
-			return nil, nil, "", fmt.Errorf("sbserver: threatInfo.platformTypes[%d]: unknown platform type %s", i, quote(p))
+			return nil, nil, "", fmt.Errorf("sbserver: threatInfo.platformTypes[%d]: unknown platform type %s", i, inputerr.Quote(p))
 		}
 	}
 	for i, t := range ti.ThreatEntryTypes {
 		if t != "URL" {
-			return nil, nil, "", fmt.Errorf("sbserver: threatInfo.threatEntryTypes[%d]: %s: only URL is served", i, quote(t))
+			return nil, nil, "", fmt.Errorf("sbserver: threatInfo.threatEntryTypes[%d]: %s: only URL is served", i, inputerr.Quote(t))
 		}
 	}
 	if len(ti.ThreatEntries) > maxEntries {
@@ -130,7 +195,7 @@ func (req *findRequest) check() (urls, types []string, platform string, err erro
 		case e.URL == nil:
 			return nil, nil, "", fmt.Errorf("sbserver: threatInfo.threatEntries[%d]: no url: only URL entries are served", i)
 		case !e.URL.valid:
-			return nil, nil, "", fmt.Errorf("sbserver: threatInfo.threatEntries[%d]: %w", i, errNotUTF8)
+			return nil, nil, "", inField(fmt.Sprintf("threatInfo.threatEntries[%d]", i), errNotUTF8)
 		}
 		urls[i] = e.URL.s
 	}

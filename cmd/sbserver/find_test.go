@@ -47,6 +47,17 @@ func TestFind(t *testing.T) {
 		{"canary", findBody(all, `"ANY_PLATFORM"`, canary), 200, "{}\n"},
 		// A threat type asked twice matches once.
 		{"twice", findBody(`"MALWARE","MALWARE"`, `"CHROME"`, evil), 200, `{"matches":[` + match("MALWARE", "CHROME", evil) + `]}` + "\n"},
+		// A URL given twice matches once per threat type.
+		{"URL twice", findBody(all, `"ANY_PLATFORM"`, evil, safe, evil), 200, `{"matches":[` + match("MALWARE", "ANY_PLATFORM", evil) + `]}` + "\n"},
+		// The proto field names, as proto3 JSON parsers accept them.
+		{"proto names", `{"client":{"client_id":"t","client_version":"1"},"threat_info":{"threat_types":["MALWARE"],"platform_types":["ANY_PLATFORM"],"threat_entry_types":["URL"],"threat_entries":[{"url":"` + evil + `"}]}}`,
+			200, `{"matches":[` + match("MALWARE", "ANY_PLATFORM", evil) + `]}` + "\n"},
+		// The two names mixed, one per field.
+		{"mixed names", strings.Replace(findBody(all, `"ANY_PLATFORM"`, evil), `"threatEntries"`, `"threat_entries"`, 1), 200, `{"matches":[` + match("MALWARE", "ANY_PLATFORM", evil) + `]}` + "\n"},
+		// A field given by both names is a 400, as in protobuf's parsers.
+		{"both names", strings.Replace(findBody(all, `"ANY_PLATFORM"`, evil), `"threatTypes"`, `"threat_types":["MALWARE"],"threatTypes"`, 1), 400, `threatInfo.threatTypes given twice`},
+		// A snake_case name that is no field is still unknown.
+		{"unknown snake field", strings.Replace(findBody(all, `"ANY_PLATFORM"`, evil), `"threatTypes"`, `"threat_kinds":[],"threatTypes"`, 1), 400, `unknown field \"threat_kinds\"`},
 		// An unknown threat type.
 		{"unknown threat type", findBody(`"EVIL"`, `"ANY_PLATFORM"`, evil), 400, `threatTypes[0]: unknown threat type \"EVIL\"`},
 		// An unknown platform type.

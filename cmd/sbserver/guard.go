@@ -13,6 +13,8 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+
+	"github.com/urlspec/urlspec/internal/inputerr"
 )
 
 // The refusals of checkBrowser and checkKey.
@@ -45,11 +47,11 @@ func (s *server) checkBrowser(r *http.Request) error {
 			scheme = "https://"
 		}
 		if !strings.EqualFold(origin, scheme+r.Host) {
-			return fmt.Errorf("%w: Origin %s", errCrossSite, quote(origin))
+			return fmt.Errorf("%w: Origin %s", errCrossSite, inputerr.Quote(origin))
 		}
 	}
 	if s.loopback && !loopbackHost(r.Host, s.o.Addr) {
-		return fmt.Errorf("%w: %s", errHost, quote(r.Host))
+		return fmt.Errorf("%w: %s", errHost, inputerr.Quote(r.Host))
 	}
 	return nil
 }
@@ -110,9 +112,7 @@ func (s *server) checkKey(r *http.Request) (int, error) {
 		key = r.Header.Get("X-Goog-Api-Key")
 	}
 	if key == "" {
-		if auth, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
-			key = strings.TrimSpace(auth)
-		}
+		key = bearerToken(r.Header.Get("Authorization"))
 	}
 	switch {
 	case key == "":
@@ -121,6 +121,17 @@ func (s *server) checkKey(r *http.Request) (int, error) {
 		return http.StatusForbidden, errWrongKey
 	}
 	return 0, nil
+}
+
+// bearerToken returns the token of an Authorization header of the Bearer
+// scheme, or "". The scheme is case-insensitive (RFC 9110 section 11.1),
+// and one or more spaces follow it (RFC 6750 section 2.1).
+func bearerToken(auth string) string {
+	scheme, token, ok := strings.Cut(auth, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(token)
 }
 
 // checkLoopback reports an error unless addr's host is a loopback address

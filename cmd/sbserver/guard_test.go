@@ -78,6 +78,12 @@ func TestAuth(t *testing.T) {
 		{"search header", "GET", search, []string{"X-Goog-Api-Key: client-key-2"}, 200, `"MALWARE"`},
 		// A bearer token.
 		{"search bearer", "GET", search, []string{"Authorization: Bearer " + clientKey}, 200, `"MALWARE"`},
+		// The scheme is case-insensitive (RFC 9110 section 11.1), and
+		// spaces may follow it.
+		{"search bearer lowercase", "GET", search, []string{"Authorization: bearer " + clientKey}, 200, `"MALWARE"`},
+		{"search BEARER spaces", "GET", search, []string{"Authorization: BEARER   " + clientKey}, 200, `"MALWARE"`},
+		// Another scheme is no key.
+		{"search basic", "GET", search, []string{"Authorization: Basic " + clientKey}, 401, `UNAUTHENTICATED`},
 		// The upstream key is not a client key.
 		{"upstream key", "GET", search + "&key=sbtest-key", nil, 403, `PERMISSION_DENIED`},
 		// v4: no key.
@@ -217,7 +223,12 @@ func TestPathCleaning(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			body, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
+			// A redirect is no failure: no google.rpc.Code fits it.
+			if strings.Contains(string(body), "FAILED_PRECONDITION") {
+				t.Errorf("a 307 says FAILED_PRECONDITION: %s", body)
+			}
 			if resp.StatusCode != 307 || resp.Header.Get("Content-Type") != "application/json" || !strings.HasPrefix(resp.Header.Get("Location"), "/") {
 				t.Errorf("status %d, Content-Type %q, Location %q", resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("Location"))
 			}

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse/lookup"
 )
 
@@ -42,7 +43,7 @@ type threat struct {
 }
 
 // decodeBody decodes the one JSON value of a request body into v, whose
-// unknown fields are an error. Its errors quote at most maxQuoted bytes
+// unknown fields are an error. Its errors quote at most inputerr.MaxQuoted bytes
 // of the body; a body over maxBody is a 413.
 func decodeBody(r *http.Request, v any, want string) (int, error) {
 	dec := json.NewDecoder(r.Body)
@@ -62,11 +63,11 @@ func decodeBody(r *http.Request, v any, want string) (int, error) {
 	// encoding/json quotes an unknown field whole: quote it within the rule.
 	if name, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
 		if s, err := strconv.Unquote(name); err == nil {
-			msg = "unknown field " + quote(s)
+			msg = "unknown field " + inputerr.Quote(s)
 		}
 	}
-	if len(msg) > 2*maxQuoted {
-		msg = msg[:2*maxQuoted] + "..."
+	if len(msg) > 2*inputerr.MaxQuoted {
+		msg = msg[:2*inputerr.MaxQuoted] + "..."
 	}
 	return http.StatusBadRequest, fmt.Errorf("sbserver: request body is not %s: %s", want, msg)
 }
@@ -102,12 +103,6 @@ func (s *server) check(r *http.Request, urls []string, bad []bool) (vs []lookup.
 		}
 		for j, i := range at {
 			vs[i], errs[i] = got[j], gotErrs[j]
-		}
-	}
-	for _, err := range errs {
-		var be *lookup.BackoffError
-		if errors.As(err, &be) && be.Method == "hashes:search" {
-			s.searchBackoff.Store(be)
 		}
 	}
 	return vs, errs, nil
@@ -177,7 +172,7 @@ func (s *server) lookup(w http.ResponseWriter, r *http.Request) {
 	if failed != nil {
 		status = http.StatusServiceUnavailable
 		reply.Error = mask(failed.Error(), s.o.UpstreamKey)
-		retryAfter(w, failed)
+		s.retryAfter(w, failed)
 	}
 	writeJSON(w, status, reply)
 }

@@ -7,6 +7,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -16,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -272,6 +274,11 @@ func TestSearchFailure(t *testing.T) {
 			t.Fatalf("status %d, reply %s; want 503", status, raw)
 		}
 	}
+	// /metrics shows the back-off as soon as it starts, before a lookup
+	// is refused.
+	if got, _ := value(scrape(t, p.URL)["sbserver_backoff_until_timestamp_seconds"], "method=hashes:search"); got < float64(time.Now().Unix()) {
+		t.Errorf("sbserver_backoff_until_timestamp_seconds{method=hashes:search} = %v, want the back-off's end", got)
+	}
 	before := s.Requests("hashes:search")
 	status, got, raw, h := lookupJSON(t, p, evil)
 	if status != 503 || !strings.Contains(got.Error, "backing off") || h.Get("Retry-After") == "" {
@@ -285,13 +292,21 @@ func TestSearchFailure(t *testing.T) {
 	}
 }
 
-// TestKeyNeverEchoed: the fake server echoes a wrong key in its message;
-// the proxy's reply must not carry it.
+// TestKeyNeverEchoed: an upstream that echoes the key in its message, in
+// Google's JSON error shape (sbtest, as Google, does not echo it): the
+// proxy's reply must not carry it.
 func TestKeyNeverEchoed(t *testing.T) {
 	const key = "wrong-key-4242"
-	s := sbtest.NewServer()
+	var searches atomic.Int32
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		searches.Add(1)
+		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+		w.WriteHeader(http.StatusBadRequest)
+		msg, _ := json.Marshal("API key not valid: " + r.URL.Query().Get("key"))
+		fmt.Fprintf(w, `{"error":{"code":400,"message":%s,"status":"INVALID_ARGUMENT"}}`, msg)
+	}))
 	defer s.Close()
-	c, err := lookup.New(lookup.Config{APIKey: key, BaseURL: s.URL, Mode: lookup.NoStorage, HTTPClient: s.Client()})
+	c, err := lookup.New(lookup.Config{APIKey: key, BaseURL: s.URL, Mode: lookup.NoStorage})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +322,7 @@ func TestKeyNeverEchoed(t *testing.T) {
 			t.Errorf("reply shows the key: %s", body)
 		}
 	}
-	if s.Requests("hashes:search") == 0 {
+	if searches.Load() == 0 {
 		t.Error("no search made: the test tests nothing")
 	}
 }

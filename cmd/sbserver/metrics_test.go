@@ -5,6 +5,7 @@
 package main
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -105,10 +106,14 @@ func TestMetrics(t *testing.T) {
 			}
 		})
 	}
-	// Every counter of lookup.Stats is exported.
-	for _, name := range []string{"lookups", "unsafe", "errors", "cache_hits", "local_misses", "searches", "search_errors", "updates", "update_errors"} {
-		if mfs["sbserver_"+name+"_total"].GetType() != dto.MetricType_COUNTER {
-			t.Errorf("sbserver_%s_total is not a counter", name)
+	// Every counter of lookup.Stats is exported, by its field's name in
+	// snake case: a counter added to Stats fails here until it is.
+	st := reflect.TypeFor[lookup.Stats]()
+	for i := range st.NumField() {
+		name := snakeCase(st.Field(i).Name)
+		// (GetType of a missing family is COUNTER, the zero value.)
+		if mf := mfs["sbserver_"+name+"_total"]; mf == nil || mf.GetType() != dto.MetricType_COUNTER {
+			t.Errorf("lookup.Stats.%s: sbserver_%s_total is not a counter", st.Field(i).Name, name)
 		}
 	}
 	// No label takes raw input.
@@ -119,6 +124,37 @@ func TestMetrics(t *testing.T) {
 					t.Errorf("%s has label %s=%q", name, l.GetName(), l.GetValue())
 				}
 			}
+		}
+	}
+}
+
+// snakeCase turns a Go field name into a metric name: CacheHits is
+// cache_hits, OHTTPKeyFetches ohttp_key_fetches.
+func snakeCase(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		upper := 'A' <= c && c <= 'Z'
+		// A word starts at an upper-case letter after a lower-case one, or
+		// at the last upper-case letter of a run followed by a lower-case
+		// one (the K of OHTTPKey).
+		if upper && i > 0 && (!isUpper(s[i-1]) || i+1 < len(s) && !isUpper(s[i+1])) {
+			b.WriteByte('_')
+		}
+		if upper {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
+
+func TestSnakeCase(t *testing.T) {
+	for in, want := range map[string]string{"Lookups": "lookups", "CacheHits": "cache_hits", "OHTTPKeyFetches": "ohttp_key_fetches", "SearchErrors": "search_errors"} {
+		if got := snakeCase(in); got != want {
+			t.Errorf("snakeCase(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

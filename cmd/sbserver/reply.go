@@ -7,27 +7,26 @@ package main
 import (
 	"encoding/json"
 	"net/http"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
-// maxQuoted is the most bytes of a client's input that an error reply
-// quotes, as in every error of the library (internal/inputerr).
-const maxQuoted = 100
-
-// quote returns s quoted, clipped to its first maxQuoted bytes (on a rune
-// boundary) and followed by its length when clipped.
-func quote(s string) string {
-	if len(s) <= maxQuoted {
-		return strconv.Quote(s)
-	}
-	n := maxQuoted
-	for n > maxQuoted-utf8.UTFMax && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return strconv.Quote(s[:n]) + "... (" + strconv.Itoa(len(s)) + " bytes)"
+// inField returns err as the error of a request field: "sbserver:
+// urls[1]: URL is not valid UTF-8", the package named once however err's
+// message begins. errors.Is and As see err.
+func inField(field string, err error) error {
+	return &fieldError{field: field, err: err}
 }
+
+type fieldError struct {
+	field string
+	err   error
+}
+
+func (e *fieldError) Error() string {
+	return "sbserver: " + e.field + ": " + strings.TrimPrefix(e.err.Error(), "sbserver: ")
+}
+
+func (e *fieldError) Unwrap() error { return e.err }
 
 // An errorShape is how an endpoint writes its errors.
 type errorShape int
@@ -56,12 +55,16 @@ type googleError struct {
 type googleStatus struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`
-	Status  string `json:"status"`
+	Status  string `json:"status,omitempty"` // none for a redirect
 }
 
 // rpcStatus names the google.rpc.Code of an HTTP status, as Google's APIs
-// map them (google/rpc/code.proto gives each code its HTTP status).
+// map them (google/rpc/code.proto gives each code its HTTP status); ""
+// for a status below 400, a redirect, which no code stands for.
 func rpcStatus(code int) string {
+	if code < 400 {
+		return ""
+	}
 	switch code {
 	case http.StatusBadRequest, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType:
 		return "INVALID_ARGUMENT"

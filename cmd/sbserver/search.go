@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse/lookup"
 )
 
@@ -31,11 +32,11 @@ var systemParams = map[string]bool{
 func checkParams(q url.Values, own string) error {
 	for name := range q {
 		if !systemParams[name] && name != own {
-			return fmt.Errorf("sbserver: unknown query parameter %s", quote(name))
+			return fmt.Errorf("sbserver: unknown query parameter %s", inputerr.Quote(name))
 		}
 	}
 	if alt := q.Get("alt"); alt != "" && alt != "json" {
-		return fmt.Errorf("sbserver: alt=%s: only alt=json is served", quote(alt))
+		return fmt.Errorf("sbserver: alt=%s: only alt=json is served", inputerr.Quote(alt))
 	}
 	return nil
 }
@@ -73,7 +74,7 @@ func (s *server) search(w http.ResponseWriter, r *http.Request) {
 	}
 	for i, u := range urls {
 		if !utf8.ValidString(u) {
-			s.fail(w, googleErrors, http.StatusBadRequest, fmt.Errorf("sbserver: urls[%d]: %w", i, errNotUTF8))
+			s.fail(w, googleErrors, http.StatusBadRequest, inField(fmt.Sprintf("urls[%d]", i), errNotUTF8))
 			return
 		}
 	}
@@ -107,7 +108,7 @@ func (s *server) checkAll(w http.ResponseWriter, r *http.Request, urls []string,
 			continue
 		}
 		if badURL(err) {
-			s.fail(w, googleErrors, http.StatusBadRequest, fmt.Errorf("sbserver: %s[%d]: %w", field, i, err))
+			s.fail(w, googleErrors, http.StatusBadRequest, inField(fmt.Sprintf("%s[%d]", field, i), err))
 			return nil, false
 		}
 		if failed == nil {

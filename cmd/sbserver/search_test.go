@@ -58,7 +58,7 @@ func TestSearch(t *testing.T) {
 		// A URL that cannot be parsed names its index.
 		{"bad URL", []string{safe, ""}, "", 400, `"message":"sbserver: urls[1]: lookup: safebrowse: empty URL`},
 		// A URL that is not UTF-8 is not checked as another string.
-		{"not UTF-8", []string{safe, "http://a.example/\xff"}, "", 400, `urls[1]: sbserver: URL is not valid UTF-8`},
+		{"not UTF-8", []string{safe, "http://a.example/\xff"}, "", 400, `"sbserver: urls[1]: URL is not valid UTF-8"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			status, body, h := do(t, "GET", searchURL(p.URL, tt.urls, tt.extra), "")

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse/lookup"
 	"github.com/urlspec/urlspec/safebrowse/mirror"
 )
@@ -57,12 +58,10 @@ type server struct {
 	o        options
 	loopback bool
 	keys     keySet
-	// searchBackoff is the last search back-off a lookup met, for /metrics.
-	searchBackoff atomic.Pointer[lookup.BackoffError]
-	closing       atomic.Bool // shutdown has begun: /readyz is a 503
-	reg           *prometheus.Registry
-	metrics       *requestMetrics
-	routes        map[string]*route
+	closing  atomic.Bool // shutdown has begun: /readyz is a 503
+	reg      *prometheus.Registry
+	metrics  *requestMetrics
+	routes   map[string]*route
 }
 
 // A route is one endpoint.
@@ -137,15 +136,15 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	if !allowed(rt.methods, r.Method) {
 		w.Header().Set("Allow", rt.methods)
 		method := r.Method // a token, as net/http checks, but of any length
-		if len(method) > maxQuoted {
-			method = quote(method)
+		if len(method) > inputerr.MaxQuoted {
+			method = inputerr.Quote(method)
 		}
 		s.fail(w, shape, http.StatusMethodNotAllowed, fmt.Errorf("sbserver: method %s not allowed: use %s", method, rt.methods))
 		return
 	}
 	if r.Method == http.MethodPost {
 		if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-			s.fail(w, shape, http.StatusUnsupportedMediaType, fmt.Errorf("sbserver: Content-Type %s: the body must be application/json", quote(r.Header.Get("Content-Type"))))
+			s.fail(w, shape, http.StatusUnsupportedMediaType, fmt.Errorf("sbserver: Content-Type %s: the body must be application/json", inputerr.Quote(r.Header.Get("Content-Type"))))
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
@@ -165,7 +164,7 @@ func (s *server) notFound(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, rt.shape, http.StatusTemporaryRedirect, fmt.Errorf("sbserver: moved to %s", clean))
 		return
 	}
-	s.fail(w, plainErrors, http.StatusNotFound, fmt.Errorf("sbserver: not found: %s: the endpoints are POST /v5/urls:lookup, GET /v5/urls:search, POST /v4/threatMatches:find, GET /status, /healthz, /readyz and /metrics", quote(r.URL.Path)))
+	s.fail(w, plainErrors, http.StatusNotFound, fmt.Errorf("sbserver: not found: %s: the endpoints are POST /v5/urls:lookup, GET /v5/urls:search, POST /v4/threatMatches:find, GET /status, /healthz, /readyz and /metrics", inputerr.Quote(r.URL.Path)))
 }
 
 // allowed reports whether method is in the Allow list methods.
@@ -181,16 +180,24 @@ func allowed(methods, method string) bool {
 // fail replies with err in shape, the upstream key masked, and
 // Retry-After when err is the client backing off.
 func (s *server) fail(w http.ResponseWriter, shape errorShape, status int, err error) {
-	retryAfter(w, err)
+	s.retryAfter(w, err)
 	writeError(w, shape, status, mask(err.Error(), s.o.UpstreamKey))
 }
 
-// retryAfter sets Retry-After when err is the client backing off.
-func retryAfter(w http.ResponseWriter, err error) {
+// retryAfter sets Retry-After when err is the client backing off, or the
+// lists not being loaded while updates back off: the lists cannot load
+// before the back-off ends.
+func (s *server) retryAfter(w http.ResponseWriter, err error) {
+	var until time.Time
 	var be *lookup.BackoffError
-	if errors.As(err, &be) {
-		secs := math.Ceil(time.Until(be.Until).Seconds())
-		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(secs))))
+	switch {
+	case errors.As(err, &be):
+		until = be.Until
+	case errors.Is(err, lookup.ErrNotReady):
+		until = s.c.Backoff().UpdateUntil
+	}
+	if d := time.Until(until); d > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(d.Seconds())))))
 	}
 }
 

@@ -74,9 +74,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, client *http.
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.Usage()
-			return 0
+			return 0 // Parse has printed the usage, on standard error
 		}
 		return 2
 	}

@@ -81,8 +81,9 @@ func TestRun(t *testing.T) {
 		{"stdin", []string{"-key", files["pkcs1.pem"]}, "https://www.example.com/a\n\nhttp://example.com/b\n", 4, "https://example-com.www.bing-amp.com/update-cache/c/example.com/b?", "", 0},
 		// An invalid URL is reported, and the others still printed.
 		{"bad URL", []string{"-key", files["pkcs8.pem"], "ftp://x", "https://example.com/"}, "", 2, "", `ampcache: invalid URL in "ftp://x"`, 1},
-		// -h prints the usage and succeeds.
-		{"help", []string{"-h"}, "", 0, "usage: ampflush -key private-key.pem", "", 0},
+		// -h prints the usage, once, on standard error as every command
+		// does, and succeeds.
+		{"help", []string{"-h"}, "", 0, "", "usage: ampflush -key private-key.pem", 0},
 		// -key is required.
 		{"no key", []string{"https://example.com/"}, "", 0, "", "-key is required", 2},
 		// An unknown flag.
@@ -107,6 +108,9 @@ func TestRun(t *testing.T) {
 				t.Errorf("stdout %q, stderr %q; want %q and %q", out, stderr.String(), tt.wantStdout, tt.wantStderr)
 			}
 			if tt.name == "help" {
+				if n := strings.Count(stderr.String(), "usage"); n != 1 || out != "" {
+					t.Errorf("-h: usage printed %d times on stderr, stdout %q; want once, and nothing", n, out)
+				}
 				return
 			}
 			n := 0

@@ -25,6 +25,7 @@ package main
 import (
 	"bufio"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -44,7 +45,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	v4 := fs.Bool("v4", false, "use Chromium's v4 host rule instead of the v5 one")
 	n := fs.Int("len", 4, "hash prefix length in bytes: 4, 8, 16 or 32")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: sbhash [-v4] [-len n] [url ...]")
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0 // Parse has printed the usage
+		}
 		return 2
 	}
 	var plen safebrowse.PrefixLen

@@ -36,6 +36,8 @@ func TestRun(t *testing.T) {
 		{Name: "len 8", Args: []string{"-len", "8", "http://a.com/"}, Want: "http://a.com/\ta.com/\teb997b83b4d2b0cf\n"},
 		// A bad URL is reported, the others still printed, status 1.
 		{Name: "error", Args: []string{"", "http://a.com/"}, Want: "http://a.com/\ta.com/\teb997b83\n", WantStderr: `sbhash: safebrowse: empty URL in ""`, WantStatus: 1},
+		// -h prints the usage and succeeds.
+		{Name: "help", Args: []string{"-h"}, WantStderr: "usage: sbhash [-v4] [-len n] [url ...]", WantStatus: 0},
 		// A bad prefix length.
 		{Name: "bad len", Args: []string{"-len", "5", "http://a.com/"}, WantStderr: "want 4, 8, 16 or 32", WantStatus: 2},
 	})

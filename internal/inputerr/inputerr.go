@@ -45,6 +45,13 @@ func New(err error, input, detail string) error {
 	return &Error{err: err, input: clip(input), n: len(input), detail: detail}
 }
 
+// NewBytes is [New] for an input held as bytes: only the bytes it quotes
+// are copied, however long the input.
+func NewBytes(err error, input []byte, detail string) error {
+	q := input[:min(len(input), MaxQuoted+1)] // one more, to cut at a rune
+	return &Error{err: err, input: clip(string(q)), n: len(input), detail: detail}
+}
+
 // Wrap is like [New] with a cause, such as a transport error or
 // context.Canceled: errors.Is finds both the sentinel and the cause, and the
 // message ends with the cause's.
@@ -75,6 +82,12 @@ func clip(s string) string {
 	}
 	return strings.Clone(s[:n])
 }
+
+// Clip returns the first [MaxQuoted] bytes of s, cut at a UTF-8 boundary,
+// as a message quotes them: for a field documented to hold at most
+// MaxQuoted bytes of an input, such as lookup.StatusError.Message, where
+// [Quote]'s quotes and length do not belong.
+func Clip(s string) string { return clip(s) }
 
 // Quote returns s quoted as every message of the module quotes an input:
 // at most its first [MaxQuoted] bytes, cut at a UTF-8 boundary, and, when

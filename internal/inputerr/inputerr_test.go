@@ -157,3 +157,31 @@ func TestQuote(t *testing.T) {
 		})
 	}
 }
+
+func TestClip(t *testing.T) {
+	tests := []struct{ in, want string }{
+		// A short input is kept whole.
+		{"se-4b", "se-4b"},
+		// A long input is cut to MaxQuoted bytes.
+		{strings.Repeat("a", 150), strings.Repeat("a", MaxQuoted)},
+		// A rune across the cut is dropped whole.
+		{strings.Repeat("a", 99) + "é", strings.Repeat("a", 99)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			if got := Clip(tt.in); got != tt.want {
+				t.Errorf("Clip(%q) = %q; want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestNewBytes: NewBytes says what New says of the same input as a string.
+func TestNewBytes(t *testing.T) {
+	for _, in := range []string{"", "short", strings.Repeat("a", 99) + "é", strings.Repeat("b", 5000)} {
+		want := New(errSentinel, in, "d").Error()
+		if got := NewBytes(errSentinel, []byte(in), "d").Error(); got != want {
+			t.Errorf("NewBytes(%d bytes) = %s; want %s", len(in), got, want)
+		}
+	}
+}

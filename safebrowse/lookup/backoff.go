@@ -121,3 +121,38 @@ func (b *backoff) state() (int, time.Time) {
 	defer b.mu.Unlock()
 	return b.failures, b.until
 }
+
+// BackoffStatus is the state of a Client's back-offs, as [Client.Backoff]
+// reports it: updates and searches each keep their own. While a method
+// backs off, the client sends none of its requests and returns a
+// [*BackoffError] in their stead; Run sleeps through an update back-off.
+type BackoffStatus struct {
+	// UpdateUntil is when the updates' back-off ends: no list fetch is
+	// sent before it. Zero when updates are not backing off.
+	UpdateUntil time.Time
+	// UpdateFailures counts the consecutive failed list fetches; a
+	// success resets it.
+	UpdateFailures int
+	// SearchUntil is when the searches' back-off ends: no hashes:search is
+	// sent before it. Zero when searches are not backing off.
+	SearchUntil time.Time
+	// SearchFailures counts the consecutive failed searches, afresh after
+	// each back-off ends, as Chromium counts them.
+	SearchFailures int
+}
+
+// Backoff reports the client's back-offs now. It does not wait for a
+// request in flight.
+func (c *Client) Backoff() BackoffStatus {
+	now := c.now()
+	var s BackoffStatus
+	s.UpdateFailures, s.UpdateUntil = c.updates.state()
+	s.SearchFailures, s.SearchUntil = c.searches.state()
+	if !now.Before(s.UpdateUntil) {
+		s.UpdateUntil = time.Time{}
+	}
+	if !now.Before(s.SearchUntil) {
+		s.SearchUntil = time.Time{}
+	}
+	return s
+}

@@ -22,6 +22,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse/hashlist"
 	"github.com/urlspec/urlspec/safebrowse/internal/listname"
 )
@@ -66,7 +67,7 @@ func ParseMode(s string) (Mode, error) {
 	case "nostorage":
 		return NoStorage, nil
 	}
-	return 0, fmt.Errorf("lookup: unknown mode %q (want LocalList, RealTime or NoStorage)", clip(s))
+	return 0, fmt.Errorf("lookup: unknown mode %s (want LocalList, RealTime or NoStorage)", inputerr.Quote(s))
 }
 
 // DefaultLists are the threat lists a Client keeps when Config.Lists is nil:
@@ -345,7 +346,7 @@ func parseBaseURL(s string) (string, error) {
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
 		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
-		return "", fmt.Errorf("lookup: Config.BaseURL %q: want scheme://host[:port]", clip(s))
+		return "", fmt.Errorf("lookup: Config.BaseURL %s: want scheme://host[:port]", inputerr.Quote(s))
 	}
 	return strings.TrimSuffix(s, "/"), nil
 }
@@ -376,10 +377,10 @@ func listNames(mode Mode, lists []string) ([]string, error) {
 	}
 	for i, n := range names {
 		if n == "" || len(n) > 64 || strings.Trim(n, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
-			return nil, fmt.Errorf("lookup: Config.Lists: bad list name %q", clip(n))
+			return nil, fmt.Errorf("lookup: Config.Lists: bad list name %s", inputerr.Quote(n))
 		}
 		if slices.Contains(names[:i], n) {
-			return nil, fmt.Errorf("lookup: Config.Lists: %q named twice", n)
+			return nil, fmt.Errorf("lookup: Config.Lists: %s named twice", inputerr.Quote(n))
 		}
 	}
 	return names, nil
@@ -520,10 +521,12 @@ func (c *Client) usable() error {
 // ListStatus describes one list a Client keeps, as [Client.Lists] reports it.
 type ListStatus struct {
 	Name    string
-	Entries int       // hashes held
-	Version []byte    // the version the server gave, as stored
-	Loaded  bool      // loaded once, from Dir or the server
-	Next    time.Time // due for an update at this time; zero: at once
+	Entries int    // hashes held
+	Version []byte // the version the server gave, as stored
+	Loaded  bool   // loaded once, from Dir or the server
+	// Next is when the list is due for an update, or when the updates'
+	// back-off ends if that is later ([Client.Backoff]); zero: at once.
+	Next time.Time
 	// Err is the last failure of the list's update (a failed fetch, a
 	// corrupt list, a checksum mismatch) or of its save to Dir; nil after
 	// a success.
@@ -537,6 +540,7 @@ type ListStatus struct {
 // Lists reports the state of each list the client keeps, in the order of
 // Config.Lists. It does not wait for an update in progress.
 func (c *Client) Lists() []ListStatus {
+	until := c.Backoff().UpdateUntil
 	c.statusMu.Lock()
 	defer c.statusMu.Unlock()
 	out := make([]ListStatus, len(c.lists))
@@ -545,8 +549,12 @@ func (c *Client) Lists() []ListStatus {
 		if err == nil {
 			err = s.saveErr
 		}
+		next := s.next
+		if until.After(next) {
+			next = until
+		}
 		out[i] = ListStatus{Name: s.name, Entries: s.list.Len(), Version: s.list.Version(), Loaded: s.loaded.Load(),
-			Next: s.next, Err: err, Updated: s.updated}
+			Next: next, Err: err, Updated: s.updated}
 	}
 	return out
 }

@@ -84,7 +84,8 @@
 // list once; [Client.Run] does so until its context ends. After a failed
 // request, updates back off as the spec says: [BackoffBase] × 2^(n−1) ×
 // (1 + rand), at most [MaxBackoff]. Searches keep a back-off of their own,
-// as Chrome's: see the Decisions below. A checksum mismatch keeps the old
+// as Chrome's: see the Decisions below. [Client.Backoff] tells until when
+// each backs off, for a service's Retry-After. A checksum mismatch keeps the old
 // list answering and drops its version, so that it is fetched whole after
 // its minimum wait.
 //

@@ -141,7 +141,7 @@ func ExampleStatusError() {
 	fmt.Println(err)
 	// Output:
 	// 400
-	// lookup: hashLists:batchGet: HTTP 400 Bad Request: sbtest: API key not valid: "REDACTED"
+	// lookup: hashLists:batchGet: HTTP 400 Bad Request: sbtest: API key not valid. Please pass a valid API key.
 }
 
 // ExampleClient_Run keeps the lists fresh in the background, as a service
@@ -381,5 +381,33 @@ func ExampleConfig_userAgent() {
 	c.Update(context.Background())
 	fmt.Println(strings.HasPrefix(ua, "myscanner/1.2 urlspec/"))
 	// Output:
+	// true
+}
+
+// ExampleClient_Backoff reads the back-offs after the server has failed
+// three searches in a row: the searches back off, as Chromium's do, and a
+// service can answer Retry-After from SearchUntil.
+func ExampleClient_Backoff() {
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "overloaded", http.StatusServiceUnavailable)
+	}))
+	defer down.Close()
+	c, err := lookup.New(lookup.Config{APIKey: "k", BaseURL: down.URL, Mode: lookup.NoStorage})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	for range 4 {
+		_, err = c.Lookup(context.Background(), "http://a.example/")
+	}
+	b := c.Backoff()
+	fmt.Println("search failures:", b.SearchFailures)
+	fmt.Println("searches back off for", time.Until(b.SearchUntil).Round(time.Minute))
+	fmt.Println("updates back off:", !b.UpdateUntil.IsZero())
+	fmt.Println(errors.Is(err, lookup.ErrBackoff))
+	// Output:
+	// search failures: 3
+	// searches back off for 5m0s
+	// updates back off: false
 	// true
 }

@@ -377,8 +377,10 @@ func appendPrefixQuery(dst []byte, prefixes []uint32) []byte {
 // for each to entries.
 func (c *Client) search1(ctx context.Context, prefixes []uint32, entries map[uint32]*entry) error {
 	q := appendPrefixQuery(make([]byte, 0, prefixParam*len(prefixes)), prefixes)
-	c.stats.searches.Add(1)
 	body, err := c.getRaw(ctx, methodSearch, methodSearch, string(q), MaxSearchReply)
+	if !unsent(err) {
+		c.stats.searches.Add(1)
+	}
 	var reply searchReply
 	if err == nil {
 		reply, err = parseSearchReply(body)

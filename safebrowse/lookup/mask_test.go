@@ -5,9 +5,13 @@
 package lookup
 
 import (
+	"bytes"
 	"context"
+	"crypto/ecdh"
+	"crypto/hpke"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -17,6 +21,8 @@ import (
 	"time"
 
 	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/urlspec/urlspec/safebrowse/ohttp"
 )
 
 // maskKey is the API key of the masking tests: any 8 bytes of it in a row,
@@ -266,5 +272,95 @@ func TestScrubKeepsErrors(t *testing.T) {
 	var ue *url.Error
 	if err := scrub(fmt.Errorf("x: %w", &url.Error{Op: "Get", URL: u, Err: context.Canceled}), maskKey); !errors.As(err, &ue) || leak(ue.URL) != "" {
 		t.Errorf("errors.As(%v, *url.Error) lost it, or its URL shows the key", err)
+	}
+}
+
+// TestOHTTPKeyMaskedAtTheClip: a key endpoint or relay that echoes the API
+// key where an error would quote its reply, the key straddling the
+// 100-byte clip, shows no part of it: not in Update's error, OHTTPStatus,
+// Lookup's error, nor the log. Masking after clipping showed the key's
+// first bytes.
+func TestOHTTPKeyMaskedAtTheClip(t *testing.T) {
+	sk, err := hpke.DHKEM(ecdh.X25519()).NewPrivateKey(bytes.Repeat([]byte{7}, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := ohttp.NewGateway(ohttp.GatewayKey{KeyID: 1, PrivateKey: sk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, err := ohttp.AppendKeyConfigs(nil, g.KeyConfigs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	straddle := func(k string) string { return strings.Repeat("x", 90) + k + "yyyy" }
+	tests := []struct {
+		name  string
+		key   http.HandlerFunc // the key endpoint
+		relay http.HandlerFunc // nil: no search
+	}{
+		// A 200 whose body is no key configuration, and shows the key
+		// across byte 100: ohttp's error quotes the first 100 bytes.
+		{name: "key reply raw", key: func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, straddle(r.URL.Query().Get("key")))
+		}},
+		// The same, query-escaped.
+		{name: "key reply escaped", key: func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, straddle(url.QueryEscape(r.URL.Query().Get("key"))))
+		}},
+		// An error reply echoing the key at byte 90.
+		{name: "key error reply", key: func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, straddle(r.URL.Query().Get("key")), http.StatusForbidden)
+		}},
+		// The relay's reply names a Content-Type holding the key at
+		// byte 90; the key is fine.
+		{name: "relay Content-Type", key: func(w http.ResponseWriter, r *http.Request) {
+			w.Write(keys)
+		}, relay: func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "message/"+strings.Repeat("x", 82)+maskKey)
+		}},
+		// The relay's error reply echoing the key at byte 90.
+		{name: "relay error reply", key: func(w http.ResponseWriter, r *http.Request) {
+			w.Write(keys)
+		}, relay: func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, straddle(maskKey), http.StatusBadGateway)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			keySrv := httptest.NewServer(tt.key)
+			defer keySrv.Close()
+			relay := tt.relay
+			if relay == nil {
+				relay = func(w http.ResponseWriter, r *http.Request) { http.Error(w, "no", http.StatusBadGateway) }
+			}
+			relaySrv := httptest.NewServer(relay)
+			defer relaySrv.Close()
+			var logs syncBuffer
+			log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+			c, _ := newTestClient(t, Config{APIKey: maskKey, BaseURL: "http://sb.invalid", Mode: NoStorage, Logger: log,
+				OHTTP: &OHTTPConfig{RelayURL: relaySrv.URL, KeyURL: keySrv.URL, KeyRefetchJitter: -1}})
+			var errs []error
+			errs = append(errs, c.Update(bg))
+			errs = append(errs, c.OHTTPStatus().Err)
+			_, err := c.Lookup(bg, "http://a.example/")
+			errs = append(errs, err)
+			if tt.relay == nil && errs[0] == nil {
+				t.Fatal("Update: no error")
+			}
+			if tt.relay != nil && err == nil {
+				t.Fatal("Lookup: no error")
+			}
+			for i, err := range errs {
+				checkChain(t, fmt.Sprintf("error %d", i), err)
+				var se *StatusError
+				if errors.As(err, &se) && len(se.Message) > 100 {
+					t.Errorf("error %d: StatusError.Message is %d bytes, over 100", i, len(se.Message))
+				}
+			}
+			if w := leak(logs.String()); w != "" {
+				t.Errorf("the log shows %q of the key:\n%s", w, logs.String())
+			}
+		})
 	}
 }

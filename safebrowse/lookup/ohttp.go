@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse/ohttp"
 )
 
@@ -81,6 +82,7 @@ type ohttpError struct {
 	what     string // "relay", "key"
 	err      error
 	keyEvent bool
+	unsent   bool // a search with no key to seal it for: nothing was sent
 }
 
 func (e *ohttpError) Error() string {
@@ -92,6 +94,13 @@ func (e *ohttpError) Is(target error) bool { return target == ErrOHTTP }
 
 // Unwrap returns the cause.
 func (e *ohttpError) Unwrap() error { return e.err }
+
+// unsent reports whether err is a search's failure before anything was
+// sent: with Config.OHTTP, no key to seal it for.
+func unsent(err error) bool {
+	var e *ohttpError
+	return errors.As(err, &e) && e.unsent
+}
 
 // isKeyEvent reports whether err is a search's failure for its OHTTP key:
 // no key, or a key the gateway refused.
@@ -150,7 +159,7 @@ func newOHTTP(cfg *OHTTPConfig, c *Client) (*ohttpState, error) {
 func checkOHTTPURL(field, s string) error {
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.Fragment != "" {
-		return fmt.Errorf("lookup: Config.OHTTP.%s %q: want an http or https URL with a host, no user info and no fragment", field, clip(s))
+		return fmt.Errorf("lookup: Config.OHTTP.%s %s: want an http or https URL with a host, no user info and no fragment", field, inputerr.Quote(s))
 	}
 	return nil
 }
@@ -217,7 +226,7 @@ func (c *Client) getOHTTP(ctx context.Context, method, path, rawQuery string, li
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		ct := resp.Header.Get("Content-Type")
-		se := &StatusError{Method: method, StatusCode: resp.StatusCode, Message: clip(mask(serverMessage(ct, b), c.key))}
+		se := &StatusError{Method: method, StatusCode: resp.StatusCode, Message: message(serverMessage(ct, b), c.key)}
 		if keyProblem(resp.StatusCode, ct, b) {
 			c.keyRefused(key, se)
 			return nil, &ohttpError{what: "relay", err: se, keyEvent: true}
@@ -231,7 +240,7 @@ func (c *Client) getOHTTP(ctx context.Context, method, path, rawQuery string, li
 		c.keyRotated(key)
 	}
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "message/ohttp-res" {
-		return nil, fail(fmt.Errorf("reply Content-Type %q, want message/ohttp-res", clip(resp.Header.Get("Content-Type"))))
+		return nil, fail(fmt.Errorf("reply Content-Type %s, want message/ohttp-res", inputerr.Quote(mask(resp.Header.Get("Content-Type"), c.key))))
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, ohttp.MaxMessageSize+1))
 	if err != nil {
@@ -257,12 +266,12 @@ func (c *Client) getOHTTP(ctx context.Context, method, path, rawQuery string, li
 		}
 	}
 	if r.Status != http.StatusOK {
-		return nil, &StatusError{Method: method, StatusCode: r.Status, Message: clip(mask(serverMessage(ct, r.Content), c.key))}
+		return nil, &StatusError{Method: method, StatusCode: r.Status, Message: message(serverMessage(ct, r.Content), c.key)}
 	}
 	if ct != "" {
 		mt, _, _ := mime.ParseMediaType(ct)
 		if mt != "application/x-protobuf" && mt != "application/octet-stream" && mt != "application/protobuf" {
-			return nil, fmt.Errorf("lookup: %s: %w: Content-Type %q, want application/x-protobuf", method, ErrCorruptReply, clip(mask(ct, c.key)))
+			return nil, fmt.Errorf("lookup: %s: %w: Content-Type %s, want application/x-protobuf", method, ErrCorruptReply, inputerr.Quote(mask(ct, c.key)))
 		}
 	}
 	if int64(len(r.Content)) > limit {

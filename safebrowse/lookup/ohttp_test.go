@@ -479,6 +479,11 @@ func TestOHTTPNoKey(t *testing.T) {
 		if !errors.Is(err, lookup.ErrOHTTP) || errors.Is(err, lookup.ErrBackoff) || len(v.Threats) != 0 {
 			t.Errorf("Lookup: %v, %v", v, err)
 		}
+		// The cause is said once: "lookup: OHTTP key: no key: ...".
+		var se *lookup.StatusError
+		if msg := err.Error(); strings.Count(msg, "lookup: ") != 1 || strings.Count(msg, "OHTTP key: ") != 1 || !errors.As(err, &se) {
+			t.Errorf("Lookup error %q: want the prefix once, and the StatusError", msg)
+		}
 	}
 	rec.mu.Lock()
 	sent := len(rec.bytes)
@@ -486,7 +491,8 @@ func TestOHTTPNoKey(t *testing.T) {
 	if sent != 0 || s.Requests("hashes:search") != 0 || s.Requests("hpkekeyconfig") != 3 {
 		t.Errorf("%d to the relay, %d searches, %d key fetches", sent, s.Requests("hashes:search"), s.Requests("hpkekeyconfig"))
 	}
-	if st := c.Stats(); st.OHTTPKeyFetches != 3 || st.OHTTPKeyErrors != 3 {
+	// The searches sent nothing: they count as errors, not as searches.
+	if st := c.Stats(); st.OHTTPKeyFetches != 3 || st.OHTTPKeyErrors != 3 || st.Searches != 0 || st.SearchErrors != 4 || st.Errors != 4 {
 		t.Errorf("stats %+v", st)
 	}
 	if st := c.OHTTPStatus(); st.Err == nil || !st.Fetched.IsZero() {

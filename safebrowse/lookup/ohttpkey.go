@@ -71,10 +71,21 @@ func (k *ohttpState) current() (*ohttp.Client, error) {
 		return k.key, nil
 	}
 	if k.err != nil {
-		return nil, &ohttpError{what: "key", err: fmt.Errorf("no key: %w", k.err), keyEvent: true}
+		return nil, &ohttpError{what: "key", err: &noKeyError{k.err}, keyEvent: true, unsent: true}
 	}
-	return nil, &ohttpError{what: "key", err: errors.New("no key yet: Run or Update fetches it"), keyEvent: true}
+	return nil, &ohttpError{what: "key", err: errors.New("no key yet: Run or Update fetches it"), keyEvent: true, unsent: true}
 }
+
+// noKeyError is the cause of a search with no key: the last key error,
+// its "lookup: OHTTP key: " said once, by the ohttpError around it.
+type noKeyError struct{ err error }
+
+func (e *noKeyError) Error() string {
+	s := strings.TrimPrefix(e.err.Error(), "lookup: ")
+	return "no key: " + strings.TrimPrefix(s, "OHTTP key: ")
+}
+
+func (e *noKeyError) Unwrap() error { return e.err }
 
 // due reports whether the key should be fetched at now: there is none, or
 // it is a day old.
@@ -178,7 +189,7 @@ func (c *Client) getOHTTPKey1(ctx context.Context) (*ohttp.Client, error) {
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		return nil, &StatusError{Method: methodKey, StatusCode: resp.StatusCode,
-			Message: mask(serverMessage(resp.Header.Get("Content-Type"), b), c.key)}
+			Message: message(serverMessage(resp.Header.Get("Content-Type"), b), c.key)}
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, ohttp.MaxKeyConfigsSize+1))
 	if err != nil {
@@ -186,6 +197,11 @@ func (c *Client) getOHTTPKey1(ctx context.Context) (*ohttp.Client, error) {
 	}
 	if len(b) > ohttp.MaxKeyConfigsSize {
 		return nil, fmt.Errorf("%s: %w: reply over %d bytes", methodKey, ohttp.ErrTooLarge, ohttp.MaxKeyConfigsSize)
+	}
+	if shows(string(b), c.key) {
+		// ohttp's error would quote the reply's first 100 bytes, which
+		// may hold a part of the key too short for mask to find.
+		return nil, fmt.Errorf("%s: %w: the reply shows the API key; not quoted", methodKey, ohttp.ErrKeyConfig)
 	}
 	key, err := parseOHTTPKey(b)
 	if err != nil {

@@ -111,13 +111,13 @@ func (c *Client) get1(ctx context.Context, method, path string, rawQuery string,
 		return nil, &StatusError{
 			Method:     method,
 			StatusCode: resp.StatusCode,
-			Message:    clip(mask(serverMessage(resp.Header.Get("Content-Type"), b), c.key)),
+			Message:    message(serverMessage(resp.Header.Get("Content-Type"), b), c.key),
 		}
 	}
 	if ct := resp.Header.Get("Content-Type"); ct != "" {
 		mt, _, _ := mime.ParseMediaType(ct)
 		if mt != "application/x-protobuf" && mt != "application/octet-stream" && mt != "application/protobuf" {
-			return nil, fmt.Errorf("lookup: %s: %w: Content-Type %q, want application/x-protobuf", method, ErrCorruptReply, clip(mask(ct, c.key)))
+			return nil, fmt.Errorf("lookup: %s: %w: Content-Type %s, want application/x-protobuf", method, ErrCorruptReply, inputerr.Quote(mask(ct, c.key)))
 		}
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
@@ -159,16 +159,17 @@ func serverMessage(contentType string, body []byte) string {
 	return strings.TrimSpace(msg)
 }
 
-// clip returns s cut to maxMessage bytes, its invalid UTF-8 and control
-// characters replaced, so that a log line stays one line.
-func clip(s string) string {
-	if len(s) > maxMessage {
-		s = s[:maxMessage] // a rune cut in two becomes spaces below
-	}
+// message returns a server's message as [StatusError.Message] holds it:
+// the API key masked, then cut to maxMessage bytes by [inputerr.Clip], its
+// invalid UTF-8 and control characters replaced, so that a log line stays
+// one line. Masking before the cut is what keeps a key echoed across it
+// from showing in part; every text a server chose is masked so before it
+// is clipped or quoted (by [inputerr.Quote]).
+func message(s, key string) string {
 	return strings.Map(func(r rune) rune {
 		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
 			return ' '
 		}
 		return r
-	}, s)
+	}, inputerr.Clip(mask(s, key)))
 }

@@ -200,6 +200,11 @@ func TestConfigErrors(t *testing.T) {
 		{"bad mode", Config{APIKey: "k", Mode: 7}, "Config.Mode"},
 		// A base URL with a path.
 		{"base URL with a path", Config{APIKey: "k", BaseURL: "https://h/v5"}, "Config.BaseURL"},
+		// A long base URL is quoted as inputerr quotes every input: in
+		// part, with its length.
+		{"long base URL", Config{APIKey: "k", BaseURL: "https://h/" + strings.Repeat("p", 200)}, `pppp"... (210 bytes): want`},
+		// A User-Agent with a control character is quoted, escaped.
+		{"UserAgent control", Config{APIKey: "k", UserAgent: "a\tb"}, `Config.UserAgent "a\tb"`},
 		// A base URL of another scheme.
 		{"base URL scheme", Config{APIKey: "k", BaseURL: "ftp://h"}, "Config.BaseURL"},
 		// NoStorage keeps no lists.

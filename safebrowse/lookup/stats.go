@@ -26,10 +26,12 @@ type Stats struct {
 	// List step 2), with no request.
 	LocalMisses uint64
 	// Searches counts the hashes:search requests sent; a search refused by
-	// the back-off sends none and is not counted.
+	// the back-off, or one with Config.OHTTP and no key to seal it for,
+	// sends none and is not counted.
 	Searches uint64
 	// SearchErrors counts the searches that failed: no reply, a status
-	// other than 200, or a corrupt reply.
+	// other than 200, a corrupt reply, or, with Config.OHTTP, no key to
+	// seal the request for (a search sent nothing, counted here only).
 	SearchErrors uint64
 	// Updates counts the list fetch requests sent (hashList and
 	// hashLists:batchGet).
@@ -40,8 +42,8 @@ type Stats struct {
 	UpdateErrors uint64
 	// OHTTPKeyFetches counts the requests for the OHTTP gateway's key, with
 	// Config.OHTTP. Searches through the relay count in Searches and
-	// SearchErrors, as direct ones do; so does a search that failed for
-	// want of a key, though it sent nothing.
+	// SearchErrors, as direct ones do; a search that failed for want of a
+	// key sent nothing, and counts in SearchErrors only.
 	OHTTPKeyFetches uint64
 	// OHTTPKeyErrors counts the failed key fetches, and the searches whose
 	// key the gateway refused (a 422 or the ohttp-key problem).

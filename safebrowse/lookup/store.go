@@ -15,6 +15,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/urlspec/urlspec/internal/inputerr"
 )
 
 // Persistence: each list lives in Dir as "{name}.sblist", in this format:
@@ -118,7 +120,7 @@ func decodeFile(name string, data []byte) (next, updated time.Time, list []byte,
 		return bad("truncated header")
 	}
 	if string(body[hdr:hdr+n]) != name {
-		return bad(fmt.Sprintf("holds list %q", clip(string(body[hdr:hdr+n]))))
+		return bad(fmt.Sprintf("holds list %s", inputerr.Quote(string(body[hdr:hdr+n]))))
 	}
 	next = fromUnixNano(int64(binary.BigEndian.Uint64(body[hdr+n:])))
 	updated = fromUnixNano(int64(binary.BigEndian.Uint64(body[hdr+n+8:])))

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse/hashlist"
 )
 
@@ -153,7 +154,7 @@ func (c *Client) apply(now time.Time, s *listState, msg []byte) error {
 		// Said here, with the key masked before the name is clipped:
 		// hashlist would clip it first.
 		s.whole = true
-		return fmt.Errorf("lookup: list %s: %w: message is for list %q", s.name, hashlist.ErrName, clip(mask(h.name, c.key)))
+		return fmt.Errorf("lookup: list %s: %w: message is for list %s", s.name, hashlist.ErrName, inputerr.Quote(mask(h.name, c.key)))
 	}
 	before := s.list.Len()
 	// Config.MaxDatabaseEntries, checked before anything is decoded: the
@@ -290,7 +291,7 @@ func matchLists(due []*listState, lists [][]byte, key string) ([][]byte, error) 
 			}
 		}
 		if i < 0 || out[i] != nil {
-			return nil, fmt.Errorf("lookup: %s: %w: list %q not asked for, or twice", methodBatch, ErrCorruptReply, clip(mask(h.name, key)))
+			return nil, fmt.Errorf("lookup: %s: %w: list %s not asked for, or twice", methodBatch, ErrCorruptReply, inputerr.Quote(mask(h.name, key)))
 		}
 		out[i] = m
 	}

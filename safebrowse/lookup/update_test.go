@@ -315,3 +315,39 @@ func TestRunStopsOnClose(t *testing.T) {
 		t.Fatal("Run did not stop on Close")
 	}
 }
+
+// TestBackoffStatus: Backoff reports each back-off's end and failures
+// while it lasts, and zero after; ListStatus.Next of a list that was never
+// loaded is the end of the updates' back-off, not "at once".
+func TestBackoffStatus(t *testing.T) {
+	s, c, clk := failingClient(t)
+	start := clk.now()
+	if got := c.Backoff(); got != (BackoffStatus{}) {
+		t.Errorf("before any request: %+v, want the zero BackoffStatus", got)
+	}
+	c.Update(bg)
+	until := start.Add(BackoffBase)
+	if got, want := c.Backoff(), (BackoffStatus{UpdateUntil: until, UpdateFailures: 1}); got != want {
+		t.Errorf("after a failed update: %+v, want %+v", got, want)
+	}
+	if l := c.Lists()[0]; !l.Next.Equal(until) {
+		t.Errorf("ListStatus.Next = %v, want the back-off's end %v", l.Next, until)
+	}
+	for range searchFailures {
+		c.searches.fail(clk.now(), 0, errors.New("x"))
+	}
+	if got := c.Backoff(); !got.SearchUntil.Equal(start.Add(searchBackoffMin)) || got.SearchFailures != searchFailures {
+		t.Errorf("after %d failed searches: %+v", searchFailures, got)
+	}
+	clk.advance(BackoffBase)
+	if got := c.Backoff(); !got.UpdateUntil.IsZero() || !got.SearchUntil.IsZero() {
+		t.Errorf("after the back-offs end: %+v, want no Until", got)
+	}
+	s.set(func(s *testServer) { s.handle = nil })
+	if err := c.Update(bg); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Backoff(); got.UpdateFailures != 0 {
+		t.Errorf("after a success: %+v, want no update failures", got)
+	}
+}

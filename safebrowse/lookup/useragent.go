@@ -9,6 +9,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+
+	"github.com/urlspec/urlspec/internal/inputerr"
 )
 
 // modulePath is the module whose version the User-Agent names.
@@ -54,7 +56,7 @@ func userAgent(prefix string) (string, error) {
 	prefix = strings.TrimSpace(prefix)
 	for i := 0; i < len(prefix); i++ {
 		if b := prefix[i]; b < 0x20 || b == 0x7f {
-			return "", fmt.Errorf("lookup: Config.UserAgent %q: control character at byte %d", clip(prefix), i)
+			return "", fmt.Errorf("lookup: Config.UserAgent %s: control character at byte %d", inputerr.Quote(prefix), i)
 		}
 	}
 	if prefix == "" {

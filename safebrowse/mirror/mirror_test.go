@@ -575,6 +575,49 @@ func ExampleNew() {
 	// 1 1
 }
 
+// ExampleMirror_ServeHTTP mounts a mirror beside a server's own routes:
+// the paths that Handles reports go to the mirror, the rest elsewhere.
+func ExampleMirror_ServeHTTP() {
+	up := sbtest.NewServer()
+	defer up.Close()
+	src, err := lookup.NewMirrorSource(lookup.Config{APIKey: up.APIKey, BaseURL: up.URL})
+	if err != nil {
+		panic(err)
+	}
+	defer src.Close()
+	if err := src.Update(context.Background()); err != nil {
+		panic(err)
+	}
+	m, err := mirror.New(src, mirror.Config{})
+	if err != nil {
+		panic(err)
+	}
+	own := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintln(w, "the server's own route")
+	})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if mirror.Handles(r.URL.Path) {
+			m.ServeHTTP(w, r) // behind the server's own key check
+			return
+		}
+		own.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	for _, path := range []string{"/v5/hashList/se-4b?alt=proto", "/v5/hashLists:batchGet?names=se-4b&alt=proto", "/status"} {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			panic(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		fmt.Println(path, resp.StatusCode, resp.Header.Get("Content-Type"), len(body) > 0)
+	}
+	// Output:
+	// /v5/hashList/se-4b?alt=proto 200 application/x-protobuf true
+	// /v5/hashLists:batchGet?names=se-4b&alt=proto 200 application/x-protobuf true
+	// /status 200 text/plain; charset=utf-8 true
+}
+
 // ExampleMirror_Stats shows what a mirror counts.
 func ExampleMirror_Stats() {
 	up := sbtest.NewServer()

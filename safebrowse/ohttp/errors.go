@@ -45,12 +45,10 @@ var (
 )
 
 // keyConfigError returns an error wrapping ErrKeyConfig (or another
-// sentinel) that quotes the key configuration bytes b.
+// sentinel) that quotes the key configuration bytes b as [inputerr.New]
+// does: at most their first 100 bytes, and their length.
 func keyConfigError(sentinel error, b []byte, detail string) error {
-	if len(b) > inputerr.MaxQuoted {
-		b = b[:inputerr.MaxQuoted]
-	}
-	return inputerr.New(sentinel, string(b), detail)
+	return inputerr.NewBytes(sentinel, b, detail)
 }
 
 // messageError returns an error wrapping sentinel that names what was

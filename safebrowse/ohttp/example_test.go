@@ -332,3 +332,42 @@ func ExampleParseResponse() {
 	// 200 "This content contains CRLF.\r\n" [{trailer text}]
 	// ohttp: Binary HTTP response: status 600 out of 100 to 599 at byte 1
 }
+
+func ExampleGateway_KeyConfigs() {
+	// The configurations a gateway serves at its key endpoint, one per
+	// key, each offering the key's KDF and AEAD pairs.
+	g := exampleGateway()
+	for _, c := range g.KeyConfigs() {
+		fmt.Printf("key %d, KEM %#04x, %v\n", c.KeyID, c.KEM, c.Symmetric)
+	}
+	// Output: key 1, KEM 0x0020, [{1 1}]
+}
+
+func ExampleClient_Suite() {
+	// The client seals for the first suite that the gateway offers and
+	// this package supports: the key ID and KEM of the configuration,
+	// with its first supported KDF and AEAD.
+	c, err := ohttp.NewClient(exampleGateway().KeyConfigs())
+	if err != nil {
+		log.Fatal(err)
+	}
+	s := c.Suite()
+	fmt.Println(s.KeyID, s.KEM, s.KDF, s.AEAD)
+	// Output: 1 32 1 1
+}
+
+func ExampleRecipient_Suite() {
+	// The gateway learns the suite from the request's header.
+	_, r, err := exampleGateway().Open(mustHex(exampleRequest))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("key %d, AEAD %#04x\n", r.Suite().KeyID, r.Suite().AEAD)
+	// Output: key 1, AEAD 0x0001
+}
+
+func ExampleSuite_String() {
+	s := ohttp.Suite{KeyID: 1, KEM: 0x0020, KDF: 0x0001, AEAD: 0x0003}
+	fmt.Println(s)
+	// Output: key 1, KEM 0x0020, KDF 0x0001, AEAD 0x0003
+}

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"crypto/hpke"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -123,6 +124,12 @@ func TestParseKeyConfig(t *testing.T) {
 	_, err := ParseKeyConfig(unhex(t, rfc9458.keyConfig+"00"))
 	if !errors.Is(err, ErrKeyConfig) || !strings.Contains(err.Error(), `"\x01\x00 1`) {
 		t.Errorf("ParseKeyConfig error %q", err)
+	}
+	// A long configuration is quoted in part, with its length, as
+	// inputerr quotes every input.
+	long := unhex(t, rfc9458.keyConfig+strings.Repeat("00", 200))
+	if _, err := ParseKeyConfig(long); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("... (%d bytes)", len(long))) {
+		t.Errorf("ParseKeyConfig(%d bytes) error %q, want its length", len(long), err)
 	}
 }
 

@@ -110,9 +110,9 @@
 // with a JSON error ({"error": {"code", "message", "status"}}) whose
 // message begins "sbtest: ":
 //
-//   - a missing key is a 403; a wrong key is a 400 whose message echoes
-//     the key, as some servers do, so that a client's masking of its key
-//     is tested;
+//   - a missing key is a 403; a wrong key is a 400, "API key not valid",
+//     as Google's message says, which does not echo the key either (a
+//     test of a client's masking serves its own echo);
 //   - an alt other than json or proto is a 400; the system parameters of
 //     Google's APIs ($.xgafv, prettyPrint, fields, quotaUser, ...) are
 //     accepted and ignored (fields does not filter the reply);

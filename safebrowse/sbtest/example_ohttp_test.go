@@ -130,3 +130,51 @@ func ExampleServer_OHTTPKeyURL() {
 func httpServe(body []byte) *httptest.Server {
 	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write(body) }))
 }
+
+// OHTTPGatewayURL is where a relay forwards encapsulated requests: the
+// gateway answers only POSTs of message/ohttp-req.
+func ExampleServer_OHTTPGatewayURL() {
+	s := sbtest.NewServer()
+	defer s.Close()
+	r := sbtest.NewRelay(s.OHTTPGatewayURL())
+	defer r.Close()
+	res, err := s.Client().Get(s.OHTTPGatewayURL())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res.Body.Close()
+	fmt.Println(res.StatusCode)
+	// Output: 405
+}
+
+// Client is an HTTP client for the relay: here a request the relay
+// refuses, since it forwards only POSTs of message/ohttp-req.
+func ExampleRelay_Client() {
+	s := sbtest.NewServer()
+	defer s.Close()
+	r := sbtest.NewRelay(s.OHTTPGatewayURL())
+	defer r.Close()
+	res, err := r.Client().Post(r.URL, "text/plain", strings.NewReader("hello"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res.Body.Close()
+	fmt.Println(res.StatusCode)
+	// Output: 415
+}
+
+// Close stops the relay: a request then fails to connect. A second Close
+// is fine.
+func ExampleRelay_Close() {
+	s := sbtest.NewServer()
+	defer s.Close()
+	r := sbtest.NewRelay(s.OHTTPGatewayURL())
+	c := r.Client()
+	r.Close()
+	r.Close()
+	_, err := c.Post(r.URL, "message/ohttp-req", strings.NewReader(""))
+	fmt.Println(err != nil)
+	// Output: true
+}

@@ -98,7 +98,7 @@ func ExampleNewServer() {
 	h := sha256.Sum256([]byte("evil.example/"))
 	fmt.Println(status, err, list.Len(), string(list.Version()), list.Contains(h[:]))
 
-	// A wrong key is a 400 whose message echoes it.
+	// A wrong key is a 400 with Google's message, which does not echo it.
 	res, err := http.Get(s.URL + "/v5/hashList/se-4b?key=AIzaWrong&alt=proto")
 	if err != nil {
 		fmt.Println(err)
@@ -109,7 +109,7 @@ func ExampleNewServer() {
 	fmt.Printf("%d %s", res.StatusCode, msg)
 	// Output:
 	// 200 <nil> 1 se-4b:1 true
-	// 400 {"error":{"code":400,"message":"sbtest: API key not valid: \"AIzaWrong\"","status":"INVALID_ARGUMENT"}}
+	// 400 {"error":{"code":400,"message":"sbtest: API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT"}}
 }
 
 // Add puts an expression's hash on a list; a search for its 4-byte prefix

@@ -228,8 +228,8 @@ func (s *Server) serveEndpoint(r *http.Request, ep, name string, q url.Values, q
 
 // checkKey checks the key, given as the key parameter or the
 // X-Goog-Api-Key header, as Google's APIs take it. A missing key is a 403, as Google's
-// APIs answer; a wrong one is a 400 whose message echoes the key, as some
-// servers do, so that a client's masking of its key in errors is tested.
+// APIs answer; a wrong one is a 400 with Google's message, which does not
+// echo the key.
 func (s *Server) checkKey(key []string) *badRequest {
 	switch {
 	case len(key) == 0:
@@ -237,7 +237,7 @@ func (s *Server) checkKey(key []string) *badRequest {
 	case len(key) > 1:
 		return invalid("key given %d times", len(key))
 	case key[0] != s.APIKey:
-		return invalid("API key not valid: %s", inputerr.Quote(key[0]))
+		return invalid("API key not valid. Please pass a valid API key.")
 	}
 	return nil
 }

@@ -61,10 +61,11 @@ func TestRequestChecks(t *testing.T) {
 	}{
 		// The key and alt=proto: served.
 		{name: "good", in: search + "?key=right-key&alt=proto" + p, wantStatus: 200},
-		// A wrong key is a 400 whose message echoes the key, to test a client's masking.
-		{name: "bad key", in: search + "?key=AIzaWRONG-KEY&alt=proto" + p, wantStatus: 400, wantMsg: `"AIzaWRONG-KEY"`},
+		// A wrong key is a 400 with Google's message, which does not echo
+		// the key (checked below).
+		{name: "bad key", in: search + "?key=AIzaWRONG-KEY&alt=proto" + p, wantStatus: 400, wantMsg: `API key not valid. Please pass a valid API key.`},
 		// The key is checked on every endpoint.
-		{name: "bad key on ListHashLists", in: "/v5/hashLists?key=wrong&alt=proto", wantStatus: 400, wantMsg: `"wrong"`},
+		{name: "bad key on ListHashLists", in: "/v5/hashLists?key=wrong&alt=proto", wantStatus: 400, wantMsg: `API key not valid`},
 		// A missing key is a 403, as Google's APIs answer.
 		{name: "missing key", in: search + "?alt=proto" + p, wantStatus: 403, wantMsg: "missing an API key"},
 		// A key given twice is a 400.
@@ -121,6 +122,10 @@ func TestRequestChecks(t *testing.T) {
 			msg := errorMessage(r)
 			if !strings.HasPrefix(msg, "sbtest: ") || !strings.Contains(msg, tt.wantMsg) {
 				t.Errorf("message %q, want an sbtest message holding %q", msg, tt.wantMsg)
+			}
+			// Google does not echo a key it rejects.
+			if k := req.URL.Query().Get("key"); k != "" && strings.Contains(string(r.body), k) {
+				t.Errorf("reply %s echoes the key %q", r.body, k)
 			}
 			if r.ctype != "application/json; charset=UTF-8" {
 				t.Errorf("Content-Type %q", r.ctype)
