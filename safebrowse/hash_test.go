@@ -345,28 +345,38 @@ func benchCorpus(n int) []string {
 
 var sinkHash Hash
 
-// BenchmarkHashes measures URL to hashes against its floor, SHA-256 over
-// the same expressions computed in advance, in the same run. Each op is one
-// URL, over two corpora: the shared canonicalisation corpus
+// hashCorpora are the corpora of the URL → hashes benchmarks: the hostile
+// mix of issue 24 (hostileCorpus: escapes, dot segments, IPv6 and odd IPv4
+// hosts, long URLs), the shared canonicalisation corpus
 // testdata/sbcorpus.txt (escapes, IP hosts, IDN, long queries), and
 // benchCorpus, the URLs a link scanner meets most (plain hosts, tracking
 // queries).
-func BenchmarkHashes(b *testing.B) {
-	for _, c := range []struct {
+func hashCorpora(b *testing.B) []struct {
+	name string
+	urls []string
+} {
+	return []struct {
 		name string
 		urls []string
 	}{
+		{"corpus=hostile", hostileCorpus(1000)},
 		{"corpus=sbcorpus", corpus(b)},
 		{"corpus=links", benchCorpus(1000)},
-	} {
+	}
+}
+
+// BenchmarkHashes measures URL to hashes against its floor, SHA-256 over
+// the same expressions computed in advance, in the same run. Each op is one
+// URL of a corpus of [hashCorpora], which are looped through in order.
+func BenchmarkHashes(b *testing.B) {
+	for _, c := range hashCorpora(b) {
 		b.Run(c.name, func(b *testing.B) { benchHashes(b, c.urls) })
 	}
 }
 
-func benchHashes(b *testing.B, all []string) {
-	var urls []string
-	var exprs [][][]byte
-	var parsed []URL
+// hashInputs returns the URLs of all that canonicalise, the expressions of
+// each, and each parsed.
+func hashInputs(all []string) (urls []string, exprs [][][]byte, parsed []URL) {
 	for _, u := range all {
 		es, err := Expressions(u)
 		if err != nil {
@@ -381,6 +391,68 @@ func benchHashes(b *testing.B, all []string) {
 		pu, _ := Parse(u)
 		parsed = append(parsed, pu)
 	}
+	return urls, exprs, parsed
+}
+
+// BenchmarkHashesFloor measures AppendHashes as a ratio to its floor,
+// sha256.Sum256 over the same expressions computed in advance, on each
+// corpus of [hashCorpora]. Each op is one pass over the corpus through
+// each, in turn and in alternating order, so that both see the same
+// machine; each pass is timed by the CPU time of the benchmark's thread
+// (wall time where there is none). It reports the time per URL of each,
+// "ns/URL" and "floor-ns/URL", and their ratio, "x-floor": the figure the
+// README and issue 24 quote.
+func BenchmarkHashesFloor(b *testing.B) {
+	for _, c := range hashCorpora(b) {
+		b.Run(c.name, func(b *testing.B) {
+			urls, exprs, _ := hashInputs(c.urls)
+			dst := make([]Hash, 0, MaxExpressions)
+			ours := func() {
+				for _, u := range urls {
+					dst, _ = AppendHashes(dst[:0], u)
+				}
+			}
+			floor := func() {
+				for _, es := range exprs {
+					for _, e := range es {
+						sinkHash = sha256.Sum256(e)
+					}
+				}
+			}
+			b.ReportAllocs()
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			var tOurs, tFloor time.Duration
+			timed := func(f func()) time.Duration {
+				c0, ok := threadCPU()
+				w0 := time.Now()
+				f()
+				if c1, ok1 := threadCPU(); ok && ok1 {
+					return c1 - c0
+				}
+				return time.Since(w0)
+			}
+			odd := false
+			for b.Loop() {
+				if odd {
+					tOurs += timed(ours)
+					tFloor += timed(floor)
+				} else {
+					tFloor += timed(floor)
+					tOurs += timed(ours)
+				}
+				odd = !odd
+			}
+			n := float64(b.N * len(urls))
+			b.ReportMetric(float64(tOurs.Nanoseconds())/n, "ns/URL")
+			b.ReportMetric(float64(tFloor.Nanoseconds())/n, "floor-ns/URL")
+			b.ReportMetric(float64(tOurs)/float64(tFloor), "x-floor")
+		})
+	}
+}
+
+func benchHashes(b *testing.B, all []string) {
+	urls, exprs, parsed := hashInputs(all)
 	b.Run("floor=sha256", func(b *testing.B) {
 		benchEach(b, len(exprs), func(i int) {
 			for _, e := range exprs[i] {
