@@ -195,6 +195,40 @@ var fastPathTests = []struct {
 	{"only a port", "http://:80/", false},
 	// A forbidden domain code point that needs no escape is kept.
 	{"forbidden code point", "http://a<b.example/", true},
+
+	// The hostile mix of issue 24.
+	// An escaped ':' after the scheme: decision g, the full path.
+	{"escaped scheme colon", "https%3A//a.example/p", false},
+	// An escaped scheme and slashes.
+	{"escaped scheme slashes", "http%3A%2F%2Fa.example/p?q", false},
+	// An escaped letter in the scheme.
+	{"escaped scheme letter", "h%74tps://a.example/", false},
+	// A host escaped twice.
+	{"host escaped twice", "https://%2577ww.ex%61mple.com/", true},
+	// A path escaped twice, with dot segments once unescaped.
+	{"path escaped twice", "https://a.example/%252E%252E/b/%2E/c//d", true},
+	// An escaped '%' before hex digits: one escape once unescaped again.
+	{"escape forms an escape", "https://a.example/%2541%25%34%31", true},
+	// A query holding an escaped URL.
+	{"escaped URL in query", "https://a.example/r?url=https%3A%2F%2Fb.example%2Fx%3Fa%3D1%26b%3D2", true},
+	// An escaped host in upper case, with a userinfo and a port.
+	{"escaped upper-case host", "http://u:p@%57WW.EXAMPLE.COM:8080/x", true},
+	// An IPv4-mapped IPv6 address in hex, upper case.
+	{"mapped hex", "https://[0:0:0:0:0:FFFF:C0A8:0101]/", true},
+	// A NAT64 address.
+	{"NAT64", "https://[64:ff9b::192.0.2.33]:443/x", true},
+	// Two runs of zeros, the first and longest made "::".
+	{"zero runs", "https://[2001:DB8:0:0:1:0:0:1]/", true},
+	// Runs of zeros of equal length: the first is "::".
+	{"tied zero runs", "https://[2001:0:0:1:0:0:1:1]/", true},
+	// An octal IPv4 address.
+	{"octal IPv4", "https://0300.0250.01.01/", true},
+	// A hex IPv4 address in one part.
+	{"hex IPv4 one part", "https://0xC0A80101/", true},
+	// An IPv4 address in three parts, one octal.
+	{"IPv4 three parts", "https://192.0250.257/", true},
+	// An escaped odd IPv4 address.
+	{"escaped octal IPv4", "https://%30300.0250.01.01/", true},
 }
 
 // TestFastPath checks, on its rows, the canonicalisation rows, the
@@ -218,6 +252,9 @@ func TestFastPath(t *testing.T) {
 		{"canonicalisation rows", canonRowInputs(), 0},
 		// The benchmark's URLs: the fast path is what makes it fast.
 		{"sbcorpus", corpus(t), 0.9},
+		// The hostile mix of issue 24: an escaped scheme, escapes that
+		// decode to '%', IPv6 and odd IPv4 hosts take the full path.
+		{"hostile", hostileCorpus(1000), 0.9},
 		{"wpt", wpt.Inputs(t), 0},
 	}
 	for _, set := range sets {
