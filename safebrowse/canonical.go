@@ -7,6 +7,7 @@ package safebrowse
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -531,52 +532,63 @@ func isDelim(c byte) bool { return c == '/' || c == '\\' || c == '?' }
 // Escapes never overlap ('%' is not a hex digit), so every order of
 // unescaping reaches the same result; this one does each replacement once,
 // and each removes two bytes, so the work is at most twice len(s).
+//
+// Bytes that follow no '%' cannot complete an escape: they are copied eight
+// at a time, up to the next '%' of s, while dst has spare capacity for a
+// whole word (the bytes stored past the '%' are overwritten or cut).
 func appendUnescaped[T string | []byte](dst []byte, s T) []byte {
 	base := len(dst)
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c == '%' && i+2 < len(s) {
+		// While one of the top two bytes is '%', the next byte may complete
+		// an escape: push it alone.
+		if n := len(dst) - base; n >= 1 && dst[len(dst)-1] == '%' || n >= 2 && dst[len(dst)-2] == '%' {
+			dst = pushUnescaped(dst, base, s[i])
+			i++
+			continue
+		}
+		// Copy up to the next '%' of s.
+		if w := len(dst); len(s)-i >= 8 && cap(dst)-w >= 8 {
+			x := load64(s[i:])
+			dst = dst[:w+8]
+			binary.LittleEndian.PutUint64(dst[w:], x)
+			m := eqBytes(x, '%')
+			if m == 0 {
+				i += 8
+				continue
+			}
+			k := bits.TrailingZeros64(m) / 8
+			dst = dst[:w+k]
+			i += k
+		} else if c := s[i]; c != '%' {
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		// s[i] is '%'.
+		if i+2 < len(s) {
 			if hi, lo := unhex[s[i+1]], unhex[s[i+2]]; hi|lo < 16 {
 				// An escape in s: pushing its three bytes would replace
 				// them by the byte they encode (the '%' and the first digit
 				// cannot complete an escape), so push that byte. It
-				// completes an escape only after a '%' and a digit.
-				c = hi<<4 | lo
+				// completes an escape only after a '%' and a digit, which
+				// the test above has pushed alone.
+				dst = append(dst, hi<<4|lo)
 				i += 3
-				if n := len(dst); n-base >= 2 && dst[n-2] == '%' {
-					dst = pushUnescaped(dst, base, c)
-				} else {
-					dst = append(dst, c)
-				}
 				continue
 			}
 		}
-		// While one of the top two bytes is '%', the next byte may complete
-		// an escape: push it alone. Otherwise no escape can end before the
-		// next '%' of s: copy up to it.
-		n := len(dst) - base
-		if c == '%' || n >= 1 && dst[len(dst)-1] == '%' || n >= 2 && dst[len(dst)-2] == '%' {
-			dst = pushUnescaped(dst, base, c)
-			i++
-			continue
-		}
-		// Runs between escapes are often short, as in an escaped host:
-		// look at a few bytes before calling IndexByte.
-		j := i + 1
-		for j < len(s) && j < i+16 && s[j] != '%' {
-			j++
-		}
-		if j == i+16 {
-			if k := indexByte(s[j:], '%'); k >= 0 {
-				j += k
-			} else {
-				j = len(s)
-			}
-		}
-		dst = append(dst, s[i:j]...)
-		i = j
+		dst = append(dst, '%')
+		i++
 	}
 	return dst
+}
+
+// eqBytes returns 0x80 in each byte of x that equals c, and 0 elsewhere
+// ("Bit Twiddling Hacks": the exact zero-byte mask of x^c).
+func eqBytes(x uint64, c byte) uint64 {
+	const ones, low7 = 0x0101010101010101, 0x7F7F7F7F7F7F7F7F
+	y := x ^ ones*uint64(c)
+	return ^((y&low7 + low7) | y | low7)
 }
 
 // unhex[c] is the value of the hex digit c, or 0xFF if c is none.
