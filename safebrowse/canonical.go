@@ -539,46 +539,57 @@ func isDelim(c byte) bool { return c == '/' || c == '\\' || c == '?' }
 func appendUnescaped[T string | []byte](dst []byte, s T) []byte {
 	base := len(dst)
 	for i := 0; i < len(s); {
-		// While one of the top two bytes is '%', the next byte may complete
-		// an escape: push it alone.
-		if n := len(dst) - base; n >= 1 && dst[len(dst)-1] == '%' || n >= 2 && dst[len(dst)-2] == '%' {
-			dst = pushUnescaped(dst, base, s[i])
-			i++
-			continue
-		}
 		// Copy up to the next '%' of s.
-		if w := len(dst); len(s)-i >= 8 && cap(dst)-w >= 8 {
+		for len(s)-i >= 8 && cap(dst)-len(dst) >= 8 {
+			w := len(dst)
 			x := load64(s[i:])
 			dst = dst[:w+8]
 			binary.LittleEndian.PutUint64(dst[w:], x)
-			m := eqBytes(x, '%')
-			if m == 0 {
-				i += 8
-				continue
+			if m := eqBytes(x, '%'); m != 0 {
+				k := bits.TrailingZeros64(m) / 8
+				dst = dst[:w+k]
+				i += k
+				goto escape
 			}
-			k := bits.TrailingZeros64(m) / 8
-			dst = dst[:w+k]
-			i += k
-		} else if c := s[i]; c != '%' {
-			dst = append(dst, c)
-			i++
-			continue
+			i += 8
 		}
-		// s[i] is '%'.
+		for ; i < len(s) && s[i] != '%'; i++ {
+			dst = append(dst, s[i])
+		}
+		if i == len(s) {
+			break
+		}
+	escape:
+		// s[i] is '%', and neither of the top two bytes is: pushing an
+		// escape's three bytes would replace them by the byte they encode
+		// (the '%' and the first digit cannot complete an escape), so push
+		// that byte, which cannot complete an escape either.
 		if i+2 < len(s) {
 			if hi, lo := unhex[s[i+1]], unhex[s[i+2]]; hi|lo < 16 {
-				// An escape in s: pushing its three bytes would replace
-				// them by the byte they encode (the '%' and the first digit
-				// cannot complete an escape), so push that byte. It
-				// completes an escape only after a '%' and a digit, which
-				// the test above has pushed alone.
-				dst = append(dst, hi<<4|lo)
+				c := hi<<4 | lo
+				dst = append(dst, c)
 				i += 3
-				continue
+				if c != '%' {
+					continue
+				}
+			} else {
+				dst = append(dst, '%')
+				i++
 			}
+		} else {
+			dst = append(dst, '%')
+			i++
 		}
-		dst = append(dst, '%')
-		i++
+		// While one of the top two bytes is '%', the next byte may complete
+		// an escape: push it alone.
+		for i < len(s) {
+			n := len(dst)
+			if dst[n-1] != '%' && (n-base < 2 || dst[n-2] != '%') {
+				break
+			}
+			dst = pushUnescaped(dst, base, s[i])
+			i++
+		}
 	}
 	return dst
 }
