@@ -634,42 +634,55 @@ func canonPath(b []byte) int {
 	if cleanPath(b) {
 		return len(b)
 	}
-	for i, c := range b {
-		if c == '\\' {
-			b[i] = '/'
+	if bytes.IndexByte(b, '\\') >= 0 {
+		for i, c := range b {
+			if c == '\\' {
+				b[i] = '/'
+			}
 		}
 	}
 	// Step 1. b[:w] is the output, b[r:] the input, and w <= r. Each segment
-	// is a '/' and the bytes up to the next one.
-	w := 0
+	// is a '/' and the bytes up to the next one. Step 2 has work to do only
+	// if an empty segment is written.
+	w, empty := 0, false
 	for r := 0; r < len(b); {
-		e := len(b)
-		if k := bytes.IndexByte(b[r+1:], '/'); k >= 0 {
-			e = r + 1 + k
+		e := r + 1
+		for e < len(b) && b[e] != '/' {
+			e++
 		}
-		seg := b[r+1 : e]
 		last := e == len(b)
-		switch {
-		case len(seg) == 1 && seg[0] == '.':
-			if last {
-				b[w] = '/'
-				w++
-			}
-		case len(seg) == 2 && seg[0] == '.' && seg[1] == '.':
-			// Remove the last output segment; each byte is removed once.
-			for w > 0 {
-				w--
-				if b[w] == '/' {
-					break
+		switch e - r {
+		case 1:
+			empty = empty || !last
+		case 2:
+			if b[r+1] == '.' {
+				if last {
+					b[w] = '/'
+					w++
 				}
+				r = e
+				continue
 			}
-			if last {
-				b[w] = '/'
-				w++
+		case 3:
+			if b[r+1] == '.' && b[r+2] == '.' {
+				// Remove the last output segment; each byte is removed once.
+				for w > 0 {
+					w--
+					if b[w] == '/' {
+						break
+					}
+				}
+				if last {
+					b[w] = '/'
+					w++
+				}
+				r = e
+				continue
 			}
-		case w == r:
+		}
+		if w == r {
 			w = e // nothing removed yet: no copy
-		default:
+		} else {
 			w += copy(b[w:], b[r:e])
 		}
 		r = e
@@ -677,6 +690,9 @@ func canonPath(b []byte) int {
 	if w == 0 {
 		b[0] = '/'
 		w = 1
+	}
+	if !empty {
+		return w
 	}
 	// Step 2.
 	n := 1
