@@ -16,11 +16,13 @@ import (
 // of its scheme and authority: it begins with "http://" or "https://" in
 // lower case, holds no tab, CR or LF, and does not end in a byte <= 0x20
 // (so steps 1 and 3 have nothing to do), and its authority holds no other
-// byte <= 0x20 or DEL. If it holds a '%', its host as read, once
-// unescaped, must be a valid host, so that decision g does not apply. Its
-// host then needs only lowercasing, or the host rules of canonHost, and
-// its path only the path rules, which it leaves to [pathRules] as the full
-// path does.
+// byte <= 0x20 or DEL. If its authority holds a '%', its host as read,
+// once unescaped, must be a valid host, so that decision g does not apply;
+// if only the rest does, the authority must hold no bracket, byte >= 0x80
+// or other forbidden domain code point, for decision g would read the
+// same authority. Its host then needs only lowercasing, or the host rules
+// of canonHost, and its path only the path rules, which it leaves to
+// [pathRules] as the full path does.
 //
 // For any other input, and for one that is an error, it reports false,
 // and has written only dst's spare capacity; the caller then takes the
@@ -105,6 +107,7 @@ func appendCanonicalFast(dst []byte, rawURL string) ([]byte, parts, bool) {
 	// hold no byte to escape, and so no tab, CR, LF, '#' or '%'.
 	rest := s[i:]
 	q, dirty := scanRest(rest)
+	restPercent := false
 	if dirty {
 		if strings.IndexByte(rest, '\t') >= 0 || strings.IndexByte(rest, '\r') >= 0 ||
 			strings.IndexByte(rest, '\n') >= 0 || s[len(s)-1] <= ' ' {
@@ -114,13 +117,11 @@ func appendCanonicalFast(dst []byte, rawURL string) ([]byte, parts, bool) {
 			rest = rest[:h]
 			q, dirty = scanRest(rest)
 		}
-		if dirty && strings.IndexByte(rest, '%') >= 0 {
-			all |= fastPercent
-		}
+		restPercent = dirty && strings.IndexByte(rest, '%') >= 0
 	}
 
 	switch {
-	case all&fastPercent != 0:
+	case all&fastPercent != 0 || restPercent && all&(fastForbidden|fastHost) != 0:
 		// Decision b on the authority as read, then step 3 on the host.
 		a := s[n:ah]
 		hs, he := 0, len(a)
@@ -179,6 +180,18 @@ func appendCanonicalFast(dst []byte, rawURL string) ([]byte, parts, bool) {
 		// not valid UTF-8, is escaped (step 7).
 		dirty = dirty || all&fastHost != 0
 	}
+	if restPercent {
+		// Only the rest holds a '%'. Unescaping leaves the authority as it
+		// is: a '%' in the rest cannot reach back past the delimiter that
+		// begins it. So decision g, were the host as read no host, would
+		// read the same scheme and authority, and then the same unescaped
+		// rest; the host is a valid one anyway, as the authority holds no
+		// forbidden domain code point but for the userinfo's and port's
+		// '@' and ':'. Step 3 on the rest, whose first '?' once unescaped
+		// begins the query.
+		dst = appendUnescaped(dst, rest)
+		return pathRules(dst, &p, hostEnd, bytes.IndexByte(dst[hostEnd:], '?'), true), p, true
+	}
 	// rest is its own unescaped form (it holds no '%'), so its first '?',
 	// which scanRest found, begins the query.
 	dst = append(dst, rest...)
@@ -227,15 +240,16 @@ func scanRest(s string) (q int, esc bool) {
 type fastKind uint16
 
 const (
-	fastDot     fastKind = 1 << iota // '.'
-	fastDotRun                       // '.' after '.' (fastDot<<1, set by the scan)
-	fastNotIPv4                      // a byte that no IPv4 address holds
-	fastCut                          // '@' or ':', which end the userinfo or begin the port
-	fastColon                        // ':'
-	fastHost                         // '[', ']' or a byte >= 0x80, which need canonHost
-	fastPercent                      // '%'
-	fastBail                         // a byte <= 0x20 or DEL: the full path
-	fastEnd                          // '/', '\\', '?' or '#', which end the authority
+	fastDot       fastKind = 1 << iota // '.'
+	fastDotRun                         // '.' after '.' (fastDot<<1, set by the scan)
+	fastNotIPv4                        // a byte that no IPv4 address holds
+	fastCut                            // '@' or ':', which end the userinfo or begin the port
+	fastColon                          // ':'
+	fastHost                           // '[', ']' or a byte >= 0x80, which need canonHost
+	fastPercent                        // '%'
+	fastBail                           // a byte <= 0x20 or DEL: the full path
+	fastEnd                            // '/', '\\', '?' or '#', which end the authority
+	fastForbidden                      // any other forbidden domain code point ('<', '>', '^', '|')
 )
 
 // fastKinds[c] is the kind of the authority byte c.
@@ -261,6 +275,8 @@ var fastKinds = func() (t [256]fastKind) {
 			t[c] |= fastPercent
 		case mustEscape(byte(c)):
 			t[c] |= fastBail
+		case forbiddenDomain[c]:
+			t[c] |= fastForbidden
 		}
 	}
 	return t

@@ -229,6 +229,24 @@ var fastPathTests = []struct {
 	{"IPv4 three parts", "https://192.0250.257/", true},
 	// An escaped odd IPv4 address.
 	{"escaped octal IPv4", "https://%30300.0250.01.01/", true},
+	// An odd IPv4 address before an escaped path.
+	{"hex IPv4 escaped path", "https://0xC0.0xA8.1.1/%2E%2E/a%2Fb", true},
+	// An upper-case host, a userinfo and a port before an escaped query.
+	{"userinfo port escaped query", "http://u:p@WWW.A.EXAMPLE:80/x?u=%68ttp%3A%2F%2Fb", true},
+	// Runs of dots in the host before an escaped path.
+	{"dot runs escaped path", "http://.a..example./%7Ex", true},
+	// An escaped '%' in the path, escaped again.
+	{"escaped percent in path", "http://a.example/%25zz%2", true},
+	// A bracketed host before an escaped path: the host is checked.
+	{"IPv6 escaped path", "http://[::1]/%41", true},
+	// Brackets that hold no IPv6 address, and an escaped path.
+	{"bad IPv6 escaped path", "http://[x]/%41", false},
+	// A bracket inside a name, and an escaped path: decision g.
+	{"bracket in name escaped path", "http://a]b/%41", false},
+	// A non-ASCII host and an escaped path.
+	{"IDN escaped path", "http://ñ.example/%41", true},
+	// A port that is no port, and an escaped path: an error.
+	{"bad port escaped path", "http://a.example:8x/%41", false},
 }
 
 // TestFastPath checks, on its rows, the canonicalisation rows, the
