@@ -334,18 +334,25 @@ func checkFastPath(t *testing.T, in string) bool {
 }
 
 // FuzzScanRest checks scanRest against strings.IndexByte and the escape
-// set, byte by byte.
+// set, byte by byte, on a string and on the same bytes.
 func FuzzScanRest(f *testing.F) {
-	for _, s := range []string{"", "?", "a?b", "/path/to/x?q=1", "/p\x80?", "01234567?", "0123456?#", "/a/b/c/d/e/f/g/h/i/j?k%", "?\x00"} {
+	for _, s := range []string{"", "?", "a?b", "/path/to/x?q=1", "/p\x80?", "01234567?", "0123456?#", "/a/b/c/d/e/f/g/h/i/j?k%",
+		"?\x00", "/a%b", "/abcdefgh%41?x", "/abcdefgh?%41", "/abcdefg\"#", "/abcdefgh\x7f%", "%%%%%%%%%", "/abcdefg$%&'()*+"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		q, esc := scanRest(s)
+		q, pct, other := scanRest(s)
 		if want := strings.IndexByte(s, '?'); q != want {
 			t.Fatalf("scanRest(%q): '?' at %d; want %d", s, q, want)
 		}
-		if want := countEscapes([]byte(s)) > 0; esc != want {
-			t.Fatalf("scanRest(%q): escape %v; want %v", s, esc, want)
+		if want := strings.IndexByte(s, '%') >= 0; pct != want {
+			t.Fatalf("scanRest(%q): '%%' %v; want %v", s, pct, want)
+		}
+		if want := countEscapes([]byte(strings.ReplaceAll(s, "%", ""))) > 0; other != want {
+			t.Fatalf("scanRest(%q): other escape %v; want %v", s, other, want)
+		}
+		if q2, pct2, other2 := scanRest([]byte(s)); q2 != q || pct2 != pct || other2 != other {
+			t.Fatalf("scanRest(%q) = %d, %v, %v; on []byte %d, %v, %v", s, q, pct, other, q2, pct2, other2)
 		}
 	})
 }
