@@ -710,18 +710,11 @@ func canonPath(b []byte) int {
 // followed by '/' or '.', so that the path rules leave it as it is. It tests
 // eight bytes at a time.
 func cleanPath(b []byte) bool {
-	const ones, low7 = 0x0101010101010101, 0x7F7F7F7F7F7F7F7F
-	// eq returns 0x80 in each byte of x that equals c, and 0 elsewhere
-	// ("Bit Twiddling Hacks": the exact zero-byte mask of x^c).
-	eq := func(x, c uint64) uint64 {
-		y := x ^ ones*c
-		return ^((y&low7 + low7) | y | low7)
-	}
 	prevSlash := false
 	for len(b) >= 8 {
 		x := binary.LittleEndian.Uint64(b)
-		slash, dot := eq(x, '/'), eq(x, '.')
-		if eq(x, '\\') != 0 || slash<<8&(slash|dot) != 0 ||
+		slash, dot := eqBytes(x, '/'), eqBytes(x, '.')
+		if eqBytes(x, '\\') != 0 || slash<<8&(slash|dot) != 0 ||
 			prevSlash && (slash|dot)&0x80 != 0 {
 			return false
 		}
