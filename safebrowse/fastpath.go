@@ -15,13 +15,13 @@ import (
 // of its scheme and authority: it begins with "http://" or "https://" in
 // lower case, holds no tab, CR or LF, and does not end in a byte <= 0x20
 // (so steps 1 and 3 have nothing to do), and its authority holds no other
-// byte <= 0x20 or DEL. If its authority holds a '%', its host as read,
-// once unescaped, must be a valid host, so that decision g does not apply;
-// if only the rest does, the authority must hold no bracket, byte >= 0x80
-// or other forbidden domain code point, for decision g would read the
-// same authority. Its host then needs only lowercasing, or the host rules
-// of canonHost, and its path only the path rules, which it leaves to
-// [pathRules] as the full path does.
+// byte <= 0x20 or DEL. If it holds a '%', its host as read, once
+// unescaped, must be a valid host, so that decision g does not apply: when
+// only the rest holds one, an authority without brackets, bytes >= 0x80
+// or forbidden domain code points (but the '@' and ':' the host is cut
+// from) is known to give one. Its host then needs only lowercasing, or the
+// host rules of canonHost, and its path only the path rules, which it
+// leaves to [pathRules] as the full path does.
 //
 // For any other input, and for one that is an error, it reports false,
 // and has written only dst's spare capacity; the caller then takes the
@@ -183,14 +183,13 @@ func appendCanonicalFast(dst []byte, rawURL string) ([]byte, parts, bool) {
 		dirty = dirty || all&fastHost != 0
 	}
 	if restPercent {
-		// Only the rest holds a '%'. Unescaping leaves the authority as it
-		// is: a '%' in the rest cannot reach back past the delimiter that
-		// begins it. So decision g, were the host as read no host, would
-		// read the same scheme and authority, and then the same unescaped
-		// rest; the host is a valid one anyway, as the authority holds no
-		// forbidden domain code point but for the userinfo's and port's
-		// '@' and ':'. Step 3 on the rest, whose first '?' once unescaped
-		// begins the query. The host holds no byte to escape.
+		// Only the rest holds a '%'. The authority holds no forbidden
+		// domain code point but the '@' and ':' that the host as read is
+		// cut from, so that host is valid and decision g does not apply;
+		// and unescaping leaves the authority as it is, for a '%' in the
+		// rest cannot reach back past the delimiter that begins it. Step 3
+		// on the rest, whose first '?' once unescaped begins the query.
+		// The host holds no byte to escape.
 		dst = appendUnescaped(dst, rest)
 		q, pct, other := scanRest(dst[hostEnd:])
 		return pathRules(dst, &p, hostEnd, q, pct || other), p, true
