@@ -341,3 +341,17 @@ func TestHostileCorpus(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileNoAllocs checks that AppendHashes allocates nothing on any URL
+// of the hostile mix when dst has room for MaxExpressions hashes.
+func TestHostileNoAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("-race instruments allocations; run without -race")
+	}
+	dst := make([]Hash, 0, MaxExpressions)
+	for _, in := range hostileCorpus(1000) {
+		if n := testing.AllocsPerRun(10, func() { dst, _ = AppendHashes(dst[:0], in) }); n != 0 {
+			t.Errorf("AppendHashes(dst, %q): %v allocs; want 0", in, n)
+		}
+	}
+}
