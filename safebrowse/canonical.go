@@ -7,6 +7,7 @@ package safebrowse
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -531,52 +532,74 @@ func isDelim(c byte) bool { return c == '/' || c == '\\' || c == '?' }
 // Escapes never overlap ('%' is not a hex digit), so every order of
 // unescaping reaches the same result; this one does each replacement once,
 // and each removes two bytes, so the work is at most twice len(s).
+//
+// Bytes that follow no '%' cannot complete an escape: they are copied eight
+// at a time, up to the next '%' of s, while dst has spare capacity for a
+// whole word (the bytes stored past the '%' are overwritten or cut).
 func appendUnescaped[T string | []byte](dst []byte, s T) []byte {
 	base := len(dst)
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c == '%' && i+2 < len(s) {
-			if hi, lo := unhex[s[i+1]], unhex[s[i+2]]; hi|lo < 16 {
-				// An escape in s: pushing its three bytes would replace
-				// them by the byte they encode (the '%' and the first digit
-				// cannot complete an escape), so push that byte. It
-				// completes an escape only after a '%' and a digit.
-				c = hi<<4 | lo
-				i += 3
-				if n := len(dst); n-base >= 2 && dst[n-2] == '%' {
-					dst = pushUnescaped(dst, base, c)
-				} else {
-					dst = append(dst, c)
-				}
-				continue
+		// Copy up to the next '%' of s.
+		for len(s)-i >= 8 && cap(dst)-len(dst) >= 8 {
+			w := len(dst)
+			x := load64(s[i:])
+			dst = dst[:w+8]
+			binary.LittleEndian.PutUint64(dst[w:], x)
+			if m := eqBytes(x, '%'); m != 0 {
+				k := bits.TrailingZeros64(m) / 8
+				dst = dst[:w+k]
+				i += k
+				goto escape
 			}
+			i += 8
+		}
+		for ; i < len(s) && s[i] != '%'; i++ {
+			dst = append(dst, s[i])
+		}
+		if i == len(s) {
+			break
+		}
+	escape:
+		// s[i] is '%', and neither of the top two bytes is: pushing an
+		// escape's three bytes would replace them by the byte they encode
+		// (the '%' and the first digit cannot complete an escape), so push
+		// that byte, which cannot complete an escape either.
+		if i+2 < len(s) {
+			if hi, lo := unhex[s[i+1]], unhex[s[i+2]]; hi|lo < 16 {
+				c := hi<<4 | lo
+				dst = append(dst, c)
+				i += 3
+				if c != '%' {
+					continue
+				}
+			} else {
+				dst = append(dst, '%')
+				i++
+			}
+		} else {
+			dst = append(dst, '%')
+			i++
 		}
 		// While one of the top two bytes is '%', the next byte may complete
-		// an escape: push it alone. Otherwise no escape can end before the
-		// next '%' of s: copy up to it.
-		n := len(dst) - base
-		if c == '%' || n >= 1 && dst[len(dst)-1] == '%' || n >= 2 && dst[len(dst)-2] == '%' {
-			dst = pushUnescaped(dst, base, c)
-			i++
-			continue
-		}
-		// Runs between escapes are often short, as in an escaped host:
-		// look at a few bytes before calling IndexByte.
-		j := i + 1
-		for j < len(s) && j < i+16 && s[j] != '%' {
-			j++
-		}
-		if j == i+16 {
-			if k := indexByte(s[j:], '%'); k >= 0 {
-				j += k
-			} else {
-				j = len(s)
+		// an escape: push it alone.
+		for i < len(s) {
+			n := len(dst)
+			if dst[n-1] != '%' && (n-base < 2 || dst[n-2] != '%') {
+				break
 			}
+			dst = pushUnescaped(dst, base, s[i])
+			i++
 		}
-		dst = append(dst, s[i:j]...)
-		i = j
 	}
 	return dst
+}
+
+// eqBytes returns 0x80 in each byte of x that equals c, and 0 elsewhere
+// ("Bit Twiddling Hacks": the exact zero-byte mask of x^c).
+func eqBytes(x uint64, c byte) uint64 {
+	const ones, low7 = 0x0101010101010101, 0x7F7F7F7F7F7F7F7F
+	y := x ^ ones*uint64(c)
+	return ^((y&low7 + low7) | y | low7)
 }
 
 // unhex[c] is the value of the hex digit c, or 0xFF if c is none.
@@ -611,42 +634,55 @@ func canonPath(b []byte) int {
 	if cleanPath(b) {
 		return len(b)
 	}
-	for i, c := range b {
-		if c == '\\' {
-			b[i] = '/'
+	if bytes.IndexByte(b, '\\') >= 0 {
+		for i, c := range b {
+			if c == '\\' {
+				b[i] = '/'
+			}
 		}
 	}
 	// Step 1. b[:w] is the output, b[r:] the input, and w <= r. Each segment
-	// is a '/' and the bytes up to the next one.
-	w := 0
+	// is a '/' and the bytes up to the next one. Step 2 has work to do only
+	// if an empty segment is written.
+	w, empty := 0, false
 	for r := 0; r < len(b); {
-		e := len(b)
-		if k := bytes.IndexByte(b[r+1:], '/'); k >= 0 {
-			e = r + 1 + k
+		e := r + 1
+		for e < len(b) && b[e] != '/' {
+			e++
 		}
-		seg := b[r+1 : e]
 		last := e == len(b)
-		switch {
-		case len(seg) == 1 && seg[0] == '.':
-			if last {
-				b[w] = '/'
-				w++
-			}
-		case len(seg) == 2 && seg[0] == '.' && seg[1] == '.':
-			// Remove the last output segment; each byte is removed once.
-			for w > 0 {
-				w--
-				if b[w] == '/' {
-					break
+		switch e - r {
+		case 1:
+			empty = empty || !last
+		case 2:
+			if b[r+1] == '.' {
+				if last {
+					b[w] = '/'
+					w++
 				}
+				r = e
+				continue
 			}
-			if last {
-				b[w] = '/'
-				w++
+		case 3:
+			if b[r+1] == '.' && b[r+2] == '.' {
+				// Remove the last output segment; each byte is removed once.
+				for w > 0 {
+					w--
+					if b[w] == '/' {
+						break
+					}
+				}
+				if last {
+					b[w] = '/'
+					w++
+				}
+				r = e
+				continue
 			}
-		case w == r:
+		}
+		if w == r {
 			w = e // nothing removed yet: no copy
-		default:
+		} else {
 			w += copy(b[w:], b[r:e])
 		}
 		r = e
@@ -654,6 +690,9 @@ func canonPath(b []byte) int {
 	if w == 0 {
 		b[0] = '/'
 		w = 1
+	}
+	if !empty {
+		return w
 	}
 	// Step 2.
 	n := 1
@@ -671,18 +710,11 @@ func canonPath(b []byte) int {
 // followed by '/' or '.', so that the path rules leave it as it is. It tests
 // eight bytes at a time.
 func cleanPath(b []byte) bool {
-	const ones, low7 = 0x0101010101010101, 0x7F7F7F7F7F7F7F7F
-	// eq returns 0x80 in each byte of x that equals c, and 0 elsewhere
-	// ("Bit Twiddling Hacks": the exact zero-byte mask of x^c).
-	eq := func(x, c uint64) uint64 {
-		y := x ^ ones*c
-		return ^((y&low7 + low7) | y | low7)
-	}
 	prevSlash := false
 	for len(b) >= 8 {
 		x := binary.LittleEndian.Uint64(b)
-		slash, dot := eq(x, '/'), eq(x, '.')
-		if eq(x, '\\') != 0 || slash<<8&(slash|dot) != 0 ||
+		slash, dot := eqBytes(x, '/'), eqBytes(x, '.')
+		if eqBytes(x, '\\') != 0 || slash<<8&(slash|dot) != 0 ||
 			prevSlash && (slash|dot)&0x80 != 0 {
 			return false
 		}

@@ -743,3 +743,22 @@ func FuzzCleanPath(f *testing.F) {
 		}
 	})
 }
+
+// FuzzUnescape checks appendUnescaped against the slow oracle's pass after
+// pass, after a prefix that it must leave alone (a '%' and a digit that end
+// it complete no escape), with dst's spare capacity from none to plenty, as
+// the eight-byte copies depend on it.
+func FuzzUnescape(f *testing.F) {
+	for _, s := range []string{"", "%", "%4", "%41", "%2541", "%%41", "%2%41", "%4%31", "%25%34%31", "abcdefgh%41ijklmnop",
+		"%252525252525252541", "a%zz%4g%", "%3%33%33", "%41bcdefgh%%%2525"} {
+		f.Add("", s, uint8(64))
+		f.Add("%4", s, uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, prefix, s string, spare uint8) {
+		dst := append(make([]byte, 0, len(prefix)+int(spare)), prefix...)
+		got := appendUnescaped(dst, s)
+		if want := prefix + unescapeSlow(s); string(got) != want {
+			t.Fatalf("appendUnescaped(%q, %q) = %q; want %q", prefix, s, got, want)
+		}
+	})
+}

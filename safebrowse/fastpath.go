@@ -5,7 +5,6 @@
 package safebrowse
 
 import (
-	"bytes"
 	"math/bits"
 	"strings"
 
@@ -17,10 +16,12 @@ import (
 // lower case, holds no tab, CR or LF, and does not end in a byte <= 0x20
 // (so steps 1 and 3 have nothing to do), and its authority holds no other
 // byte <= 0x20 or DEL. If it holds a '%', its host as read, once
-// unescaped, must be a valid host, so that decision g does not apply. Its
-// host then needs only lowercasing, or the host rules of canonHost, and
-// its path only the path rules, which it leaves to [pathRules] as the full
-// path does.
+// unescaped, must be a valid host, so that decision g does not apply: when
+// only the rest holds one, an authority without brackets, bytes >= 0x80
+// or forbidden domain code points (but the '@' and ':' the host is cut
+// from) is known to give one. Its host then needs only lowercasing, or the
+// host rules of canonHost, and its path only the path rules, which it
+// leaves to [pathRules] as the full path does.
 //
 // For any other input, and for one that is an error, it reports false,
 // and has written only dst's spare capacity; the caller then takes the
@@ -104,23 +105,23 @@ func appendCanonicalFast(dst []byte, rawURL string) ([]byte, parts, bool) {
 	// The path, the query and the fragment, which is cut (step 2). Most
 	// hold no byte to escape, and so no tab, CR, LF, '#' or '%'.
 	rest := s[i:]
-	q, dirty := scanRest(rest)
-	if dirty {
+	q, restPercent, other := scanRest(rest)
+	if other {
 		if strings.IndexByte(rest, '\t') >= 0 || strings.IndexByte(rest, '\r') >= 0 ||
 			strings.IndexByte(rest, '\n') >= 0 || s[len(s)-1] <= ' ' {
 			return orig, p, false // step 1
 		}
 		if h := strings.IndexByte(rest, '#'); h >= 0 {
 			rest = rest[:h]
-			q, dirty = scanRest(rest)
-		}
-		if dirty && strings.IndexByte(rest, '%') >= 0 {
-			all |= fastPercent
+			q, restPercent, other = scanRest(rest)
 		}
 	}
+	// Otherwise the rest holds no tab, CR, LF or '#', and ends in no byte
+	// <= 0x20: only a '%', if anything, is escaped.
+	dirty := restPercent || other
 
 	switch {
-	case all&fastPercent != 0:
+	case all&fastPercent != 0 || restPercent && all&(fastForbidden|fastHost) != 0:
 		// Decision b on the authority as read, then step 3 on the host.
 		a := s[n:ah]
 		hs, he := 0, len(a)
@@ -144,7 +145,9 @@ func appendCanonicalFast(dst []byte, rawURL string) ([]byte, parts, bool) {
 			return orig, p, false
 		}
 		// An escaped '?' is a '?' now: find the query again.
-		return pathRules(dst, &p, hostEnd, bytes.IndexByte(dst[hostEnd:], '?'), true), p, true
+		q, pct, other := scanRest(dst[hostEnd:])
+		dirty := pct || other || anyEscape(dst[p.hostStart:hostEnd])
+		return pathRules(dst, &p, hostEnd, q, dirty), p, true
 
 	case all&(fastCut|fastDotRun|fastHost) == 0:
 		// A host in form, but for its case, and perhaps an IPv4 address.
@@ -179,63 +182,89 @@ func appendCanonicalFast(dst []byte, rawURL string) ([]byte, parts, bool) {
 		// not valid UTF-8, is escaped (step 7).
 		dirty = dirty || all&fastHost != 0
 	}
+	if restPercent {
+		// Only the rest holds a '%'. The authority holds no forbidden
+		// domain code point but the '@' and ':' that the host as read is
+		// cut from, so that host is valid and decision g does not apply;
+		// and unescaping leaves the authority as it is, for a '%' in the
+		// rest cannot reach back past the delimiter that begins it. Step 3
+		// on the rest, whose first '?' once unescaped begins the query.
+		// The host holds no byte to escape.
+		dst = appendUnescaped(dst, rest)
+		q, pct, other := scanRest(dst[hostEnd:])
+		return pathRules(dst, &p, hostEnd, q, pct || other), p, true
+	}
 	// rest is its own unescaped form (it holds no '%'), so its first '?',
 	// which scanRest found, begins the query.
 	dst = append(dst, rest...)
 	return pathRules(dst, &p, hostEnd, q, dirty), p, true
 }
 
-// scanRest returns the index of the first '?' in s, or -1, and whether a
-// byte of s must be escaped, as [anyEscape] does, in one pass of eight
-// bytes at a time. A zero byte of x^'?' is found as in [escapeBits]: the
+// scanRest returns the index of the first '?' in s, or -1; whether s holds
+// a '%'; and whether it holds another byte to escape (<= 0x20, >= 0x7F or
+// '#'), in one pass of eight bytes at a time. Together the two are
+// [anyEscape]. A zero byte of x^'?' is found as in [escapeBits]: the
 // lowest byte flagged is exact, as a borrow only flags bytes above a zero
 // byte.
-func scanRest(s string) (q int, esc bool) {
+func scanRest[T string | []byte](s T) (q int, pct, other bool) {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	n := len(s)
+	q = -1
 	if n < 8 {
-		q = -1
 		for i := 0; i < n; i++ {
 			c := s[i]
-			esc = esc || escapeSet[c]
+			pct = pct || c == '%'
+			other = other || c != '%' && escapeSet[c]
 			if c == '?' && q < 0 {
 				q = i
 			}
 		}
-		return q, esc
+		return q, pct, other
 	}
-	var m uint64
+	var mp, mo uint64
 	for i := 0; i+8 <= n; i += 8 {
 		x := load64(s[i:])
-		if z := (x ^ ones*'?' - ones) &^ (x ^ ones*'?') & highs; z != 0 {
-			q = i + bits.TrailingZeros64(z)/8
-			return q, m&highs != 0 || anyEscape(s[i:])
+		if q < 0 {
+			if z := (x ^ ones*'?' - ones) &^ (x ^ ones*'?') & highs; z != 0 {
+				q = i + bits.TrailingZeros64(z)/8
+			}
 		}
-		m |= escapeBits(x)
+		mp |= (x ^ ones*'%' - ones) &^ (x ^ ones*'%')
+		mo |= otherEscapeBits(x)
 	}
-	// The last eight bytes, which may overlap bytes tested: a '?' among
-	// those would have been found.
+	// The last eight bytes, which may overlap bytes tested.
 	x := load64(s[n-8:])
-	m |= escapeBits(x)
-	if z := (x ^ ones*'?' - ones) &^ (x ^ ones*'?') & highs; z != 0 {
-		return n - 8 + bits.TrailingZeros64(z)/8, m&highs != 0
+	if q < 0 {
+		if z := (x ^ ones*'?' - ones) &^ (x ^ ones*'?') & highs; z != 0 {
+			q = n - 8 + bits.TrailingZeros64(z)/8
+		}
 	}
-	return -1, m&highs != 0
+	mp |= (x ^ ones*'%' - ones) &^ (x ^ ones*'%')
+	mo |= otherEscapeBits(x)
+	return q, mp&highs != 0, mo&highs != 0
+}
+
+// otherEscapeBits is [escapeBits] without its test for '%': a high bit is
+// set in some byte if and only if a byte of x is <= 0x20, >= 0x7F or '#'.
+func otherEscapeBits(x uint64) uint64 {
+	const ones = 0x0101010101010101
+	return x | (x + ones) | (x - ones*0x21) | (x ^ ones*'#' - ones)
 }
 
 // A fastKind is a set of kinds of authority byte, for appendCanonicalFast.
 type fastKind uint16
 
 const (
-	fastDot     fastKind = 1 << iota // '.'
-	fastDotRun                       // '.' after '.' (fastDot<<1, set by the scan)
-	fastNotIPv4                      // a byte that no IPv4 address holds
-	fastCut                          // '@' or ':', which end the userinfo or begin the port
-	fastColon                        // ':'
-	fastHost                         // '[', ']' or a byte >= 0x80, which need canonHost
-	fastPercent                      // '%'
-	fastBail                         // a byte <= 0x20 or DEL: the full path
-	fastEnd                          // '/', '\\', '?' or '#', which end the authority
+	fastDot       fastKind = 1 << iota // '.'
+	fastDotRun                         // '.' after '.' (fastDot<<1, set by the scan)
+	fastNotIPv4                        // a byte that no IPv4 address holds
+	fastCut                            // '@' or ':', which end the userinfo or begin the port
+	fastColon                          // ':'
+	fastHost                           // '[', ']' or a byte >= 0x80, which need canonHost
+	fastPercent                        // '%'
+	fastBail                           // a byte <= 0x20 or DEL: the full path
+	fastEnd                            // '/', '\\', '?' or '#', which end the authority
+	fastForbidden                      // any other forbidden domain code point ('<', '>', '^', '|')
 )
 
 // fastKinds[c] is the kind of the authority byte c.
@@ -261,6 +290,8 @@ var fastKinds = func() (t [256]fastKind) {
 			t[c] |= fastPercent
 		case mustEscape(byte(c)):
 			t[c] |= fastBail
+		case forbiddenDomain[c]:
+			t[c] |= fastForbidden
 		}
 	}
 	return t

@@ -195,6 +195,58 @@ var fastPathTests = []struct {
 	{"only a port", "http://:80/", false},
 	// A forbidden domain code point that needs no escape is kept.
 	{"forbidden code point", "http://a<b.example/", true},
+
+	// The hostile mix of issue 24.
+	// An escaped ':' after the scheme: decision g, the full path.
+	{"escaped scheme colon", "https%3A//a.example/p", false},
+	// An escaped scheme and slashes.
+	{"escaped scheme slashes", "http%3A%2F%2Fa.example/p?q", false},
+	// An escaped letter in the scheme.
+	{"escaped scheme letter", "h%74tps://a.example/", false},
+	// A host escaped twice.
+	{"host escaped twice", "https://%2577ww.ex%61mple.com/", true},
+	// A path escaped twice, with dot segments once unescaped.
+	{"path escaped twice", "https://a.example/%252E%252E/b/%2E/c//d", true},
+	// An escaped '%' before hex digits: one escape once unescaped again.
+	{"escape forms an escape", "https://a.example/%2541%25%34%31", true},
+	// A query holding an escaped URL.
+	{"escaped URL in query", "https://a.example/r?url=https%3A%2F%2Fb.example%2Fx%3Fa%3D1%26b%3D2", true},
+	// An escaped host in upper case, with a userinfo and a port.
+	{"escaped upper-case host", "http://u:p@%57WW.EXAMPLE.COM:8080/x", true},
+	// An IPv4-mapped IPv6 address in hex, upper case.
+	{"mapped hex", "https://[0:0:0:0:0:FFFF:C0A8:0101]/", true},
+	// A NAT64 address.
+	{"NAT64", "https://[64:ff9b::192.0.2.33]:443/x", true},
+	// Two runs of zeros, the first and longest made "::".
+	{"zero runs", "https://[2001:DB8:0:0:1:0:0:1]/", true},
+	// Runs of zeros of equal length: the first is "::".
+	{"tied zero runs", "https://[2001:0:0:1:0:0:1:1]/", true},
+	// An octal IPv4 address.
+	{"octal IPv4", "https://0300.0250.01.01/", true},
+	// A hex IPv4 address in one part.
+	{"hex IPv4 one part", "https://0xC0A80101/", true},
+	// An IPv4 address in three parts, one octal.
+	{"IPv4 three parts", "https://192.0250.257/", true},
+	// An escaped odd IPv4 address.
+	{"escaped octal IPv4", "https://%30300.0250.01.01/", true},
+	// An odd IPv4 address before an escaped path.
+	{"hex IPv4 escaped path", "https://0xC0.0xA8.1.1/%2E%2E/a%2Fb", true},
+	// An upper-case host, a userinfo and a port before an escaped query.
+	{"userinfo port escaped query", "http://u:p@WWW.A.EXAMPLE:80/x?u=%68ttp%3A%2F%2Fb", true},
+	// Runs of dots in the host before an escaped path.
+	{"dot runs escaped path", "http://.a..example./%7Ex", true},
+	// An escaped '%' in the path, escaped again.
+	{"escaped percent in path", "http://a.example/%25zz%2", true},
+	// A bracketed host before an escaped path: the host is checked.
+	{"IPv6 escaped path", "http://[::1]/%41", true},
+	// Brackets that hold no IPv6 address, and an escaped path.
+	{"bad IPv6 escaped path", "http://[x]/%41", false},
+	// A bracket inside a name, and an escaped path: decision g.
+	{"bracket in name escaped path", "http://a]b/%41", false},
+	// A non-ASCII host and an escaped path.
+	{"IDN escaped path", "http://ñ.example/%41", true},
+	// A port that is no port, and an escaped path: an error.
+	{"bad port escaped path", "http://a.example:8x/%41", false},
 }
 
 // TestFastPath checks, on its rows, the canonicalisation rows, the
@@ -218,6 +270,9 @@ func TestFastPath(t *testing.T) {
 		{"canonicalisation rows", canonRowInputs(), 0},
 		// The benchmark's URLs: the fast path is what makes it fast.
 		{"sbcorpus", corpus(t), 0.9},
+		// The hostile mix of issue 24: an escaped scheme, escapes that
+		// decode to '%', IPv6 and odd IPv4 hosts take the full path.
+		{"hostile", hostileCorpus(1000), 0.9},
 		{"wpt", wpt.Inputs(t), 0},
 	}
 	for _, set := range sets {
@@ -279,18 +334,25 @@ func checkFastPath(t *testing.T, in string) bool {
 }
 
 // FuzzScanRest checks scanRest against strings.IndexByte and the escape
-// set, byte by byte.
+// set, byte by byte, on a string and on the same bytes.
 func FuzzScanRest(f *testing.F) {
-	for _, s := range []string{"", "?", "a?b", "/path/to/x?q=1", "/p\x80?", "01234567?", "0123456?#", "/a/b/c/d/e/f/g/h/i/j?k%", "?\x00"} {
+	for _, s := range []string{"", "?", "a?b", "/path/to/x?q=1", "/p\x80?", "01234567?", "0123456?#", "/a/b/c/d/e/f/g/h/i/j?k%",
+		"?\x00", "/a%b", "/abcdefgh%41?x", "/abcdefgh?%41", "/abcdefg\"#", "/abcdefgh\x7f%", "%%%%%%%%%", "/abcdefg$%&'()*+"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		q, esc := scanRest(s)
+		q, pct, other := scanRest(s)
 		if want := strings.IndexByte(s, '?'); q != want {
 			t.Fatalf("scanRest(%q): '?' at %d; want %d", s, q, want)
 		}
-		if want := countEscapes([]byte(s)) > 0; esc != want {
-			t.Fatalf("scanRest(%q): escape %v; want %v", s, esc, want)
+		if want := strings.IndexByte(s, '%') >= 0; pct != want {
+			t.Fatalf("scanRest(%q): '%%' %v; want %v", s, pct, want)
+		}
+		if want := countEscapes([]byte(strings.ReplaceAll(s, "%", ""))) > 0; other != want {
+			t.Fatalf("scanRest(%q): other escape %v; want %v", s, other, want)
+		}
+		if q2, pct2, other2 := scanRest([]byte(s)); q2 != q || pct2 != pct || other2 != other {
+			t.Fatalf("scanRest(%q) = %d, %v, %v; on []byte %d, %v, %v", s, q, pct, other, q2, pct2, other2)
 		}
 	})
 }

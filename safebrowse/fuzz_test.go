@@ -46,7 +46,8 @@ var fuzzSeeds = []string{
 }
 
 // fuzzCorpus adds every seed to f: the fuzz seeds, the table rows, the
-// benchmark corpus and the inputs of the web-platform-tests URL suite.
+// benchmark corpora (sbcorpus and the first 200 URLs of the hostile mix)
+// and the inputs of the web-platform-tests URL suite.
 func fuzzCorpus(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s)
@@ -57,6 +58,9 @@ func fuzzCorpus(f *testing.F) {
 		}
 	}
 	for _, s := range corpus(f) {
+		f.Add(s)
+	}
+	for _, s := range hostileCorpus(200) {
 		f.Add(s)
 	}
 	wpt.AddInputs(f)
@@ -107,6 +111,20 @@ func FuzzCanonicalizeOracle(f *testing.F) {
 			t.Fatalf("Canonicalize(%q) = %q, %v\ncanonicalSlow = %q, %v", in, got, err, want, werr)
 		}
 	})
+}
+
+// TestHostileOracle checks the fast code against the slow oracle on the
+// hostile mix of issue 24, whose URLs exercise every branch of the fast
+// path and of the full path: escapes in every part and escaped twice, dot
+// segments, IPv6 and odd IPv4 hosts, long URLs.
+func TestHostileOracle(t *testing.T) {
+	for _, in := range hostileCorpus(1000) {
+		got, err := Canonicalize(in)
+		want, werr := canonicalSlow(in)
+		if got != want || sentinelOf(err) != sentinelOf(werr) {
+			t.Errorf("Canonicalize(%q) = %q, %v\ncanonicalSlow = %q, %v", in, got, err, want, werr)
+		}
+	}
 }
 
 // checkCanonical checks the form of a canonical URL.

@@ -345,28 +345,38 @@ func benchCorpus(n int) []string {
 
 var sinkHash Hash
 
-// BenchmarkHashes measures URL to hashes against its floor, SHA-256 over
-// the same expressions computed in advance, in the same run. Each op is one
-// URL, over two corpora: the shared canonicalisation corpus
+// hashCorpora are the corpora of the URL → hashes benchmarks: the hostile
+// mix of issue 24 (hostileCorpus: escapes, dot segments, IPv6 and odd IPv4
+// hosts, long URLs), the shared canonicalisation corpus
 // testdata/sbcorpus.txt (escapes, IP hosts, IDN, long queries), and
 // benchCorpus, the URLs a link scanner meets most (plain hosts, tracking
 // queries).
-func BenchmarkHashes(b *testing.B) {
-	for _, c := range []struct {
+func hashCorpora(b *testing.B) []struct {
+	name string
+	urls []string
+} {
+	return []struct {
 		name string
 		urls []string
 	}{
+		{"corpus=hostile", hostileCorpus(1000)},
 		{"corpus=sbcorpus", corpus(b)},
 		{"corpus=links", benchCorpus(1000)},
-	} {
+	}
+}
+
+// BenchmarkHashes measures URL to hashes against its floor, SHA-256 over
+// the same expressions computed in advance, in the same run. Each op is one
+// URL of a corpus of [hashCorpora], which are looped through in order.
+func BenchmarkHashes(b *testing.B) {
+	for _, c := range hashCorpora(b) {
 		b.Run(c.name, func(b *testing.B) { benchHashes(b, c.urls) })
 	}
 }
 
-func benchHashes(b *testing.B, all []string) {
-	var urls []string
-	var exprs [][][]byte
-	var parsed []URL
+// hashInputs returns the URLs of all that canonicalise, the expressions of
+// each, and each parsed.
+func hashInputs(all []string) (urls []string, exprs [][][]byte, parsed []URL) {
 	for _, u := range all {
 		es, err := Expressions(u)
 		if err != nil {
@@ -381,6 +391,86 @@ func benchHashes(b *testing.B, all []string) {
 		pu, _ := Parse(u)
 		parsed = append(parsed, pu)
 	}
+	return urls, exprs, parsed
+}
+
+// BenchmarkHashesFloor measures AppendHashes as a ratio to its floor,
+// sha256.Sum256 over the same expressions computed in advance, on each
+// corpus of [hashCorpora], in the same run. Each op is one pass over the
+// corpus through each. A shared machine's speed wanders by tens of
+// percent within a second, so the two alternate every floorChunk URLs, in
+// alternating order, and each chunk is timed by the wall clock; the ratio
+// of a pass is the sum of its chunks' times, and "x-floor" is the median
+// of the passes' ratios, which a preemption during one chunk moves
+// little. It also reports the CPU time per URL of the benchmark's thread
+// for each, "ns/URL" and "floor-ns/URL" (wall time where there is none).
+func BenchmarkHashesFloor(b *testing.B) {
+	for _, c := range hashCorpora(b) {
+		b.Run(c.name, func(b *testing.B) {
+			urls, exprs, _ := hashInputs(c.urls)
+			dst := make([]Hash, 0, MaxExpressions)
+			ours := func(i, j int) {
+				for _, u := range urls[i:j] {
+					dst, _ = AppendHashes(dst[:0], u)
+				}
+			}
+			floor := func(i, j int) {
+				for _, es := range exprs[i:j] {
+					for _, e := range es {
+						sinkHash = sha256.Sum256(e)
+					}
+				}
+			}
+			b.ReportAllocs()
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			var cpuOurs, cpuFloor time.Duration
+			ratios := make([]float64, 0, 4096) // before b.Loop, which resets the counts
+			timed := func(f func(i, j int), i, j int) time.Duration {
+				t0 := time.Now()
+				f(i, j)
+				return time.Since(t0)
+			}
+			odd := false
+			for b.Loop() {
+				var tOurs, tFloor time.Duration
+				c0, ok0 := threadCPU()
+				for i := 0; i < len(urls); i += floorChunk {
+					j := min(i+floorChunk, len(urls))
+					if odd {
+						tOurs += timed(ours, i, j)
+						tFloor += timed(floor, i, j)
+					} else {
+						tFloor += timed(floor, i, j)
+						tOurs += timed(ours, i, j)
+					}
+					odd = !odd
+				}
+				c1, ok1 := threadCPU()
+				ratios = append(ratios, float64(tOurs)/float64(tFloor))
+				// Split the pass's CPU time as the wall clock did.
+				cpu := tOurs + tFloor
+				if ok0 && ok1 {
+					cpu = c1 - c0
+				}
+				share := float64(tOurs) / float64(tOurs+tFloor)
+				cpuOurs += time.Duration(share * float64(cpu))
+				cpuFloor += cpu - time.Duration(share*float64(cpu))
+			}
+			n := float64(b.N * len(urls))
+			b.ReportMetric(float64(cpuOurs.Nanoseconds())/n, "ns/URL")
+			b.ReportMetric(float64(cpuFloor.Nanoseconds())/n, "floor-ns/URL")
+			slices.Sort(ratios)
+			b.ReportMetric(ratios[len(ratios)/2], "x-floor")
+		})
+	}
+}
+
+// floorChunk is how many URLs BenchmarkHashesFloor times at once.
+const floorChunk = 50
+
+func benchHashes(b *testing.B, all []string) {
+	urls, exprs, parsed := hashInputs(all)
 	b.Run("floor=sha256", func(b *testing.B) {
 		benchEach(b, len(exprs), func(i int) {
 			for _, e := range exprs[i] {

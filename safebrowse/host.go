@@ -5,7 +5,6 @@
 package safebrowse
 
 import (
-	"net/netip"
 	"unicode/utf8"
 
 	"github.com/urlspec/urlspec/internal/host"
@@ -378,8 +377,12 @@ func parseIPv6(s []byte) (a [16]byte, ok bool) {
 			continue
 		}
 		v, n := uint16(0), 0
-		for n < 4 && i < len(s) && host.IsHex(s[i]) {
-			v = v<<4 | uint16(host.Unhex(s[i]))
+		for n < 4 && i < len(s) {
+			d := unhex[s[i]]
+			if d >= 16 {
+				break
+			}
+			v = v<<4 | uint16(d)
 			i++
 			n++
 		}
@@ -460,15 +463,60 @@ func parseIPv6(s []byte) (a [16]byte, ok bool) {
 // the Safe Browsing host rules: an IPv4-mapped address (::ffff:0:0/96) or a
 // NAT64 address of the well-known prefix 64:ff9b::/96 becomes the IPv4
 // address in its last 32 bits; any other is written in brackets in RFC 5952
-// form (lowercase, no leading zeros, the longest run of two or more zero
-// pieces, the first if tied, as "::").
+// form (section 4: lowercase, no leading zeros, the longest run of two or
+// more zero pieces, the first if tied, as "::"), as net/netip writes it.
 func appendIPv6(b []byte, a [16]byte) []byte {
 	var mapped = [12]byte{10: 0xff, 11: 0xff}
 	var nat64 = [12]byte{0: 0x00, 1: 0x64, 2: 0xff, 3: 0x9b}
 	if [12]byte(a[:12]) == mapped || [12]byte(a[:12]) == nat64 {
 		return appendIPv4(b, [4]byte(a[12:]))
 	}
+	var p [8]uint16
+	for i := range p {
+		p[i] = uint16(a[2*i])<<8 | uint16(a[2*i+1])
+	}
+	// The longest run of zero pieces, [zs, ze), if it has two or more.
+	zs, ze := 8, 8
+	for i := 0; i < 8; {
+		if p[i] != 0 {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < 8 && p[j] == 0 {
+			j++
+		}
+		if j-i >= 2 && j-i > ze-zs {
+			zs, ze = i, j
+		}
+		i = j
+	}
 	b = append(b, '[')
-	b = netip.AddrFrom16(a).AppendTo(b)
+	for i := 0; i < 8; i++ {
+		if i == zs {
+			b = append(b, ':', ':')
+			i = ze
+			if i == 8 {
+				break
+			}
+		} else if i > 0 {
+			b = append(b, ':')
+		}
+		b = appendHex16(b, p[i])
+	}
 	return append(b, ']')
+}
+
+// appendHex16 appends x in lowercase hex without leading zeros.
+func appendHex16(b []byte, x uint16) []byte {
+	const digits = "0123456789abcdef"
+	switch {
+	case x >= 0x1000:
+		return append(b, digits[x>>12], digits[x>>8&15], digits[x>>4&15], digits[x&15])
+	case x >= 0x100:
+		return append(b, digits[x>>8], digits[x>>4&15], digits[x&15])
+	case x >= 0x10:
+		return append(b, digits[x>>4], digits[x&15])
+	}
+	return append(b, digits[x])
 }

@@ -177,6 +177,28 @@ func FuzzParseIPv6(f *testing.F) {
 }
 
 // FuzzParseIPv4 checks the IPv4 parser against the slow one.
+// FuzzAppendIPv6 checks appendIPv6 against net/netip's RFC 5952 form,
+// and the IPv4 address in the last 32 bits of a mapped or NAT64 address.
+func FuzzAppendIPv6(f *testing.F) {
+	for _, s := range []string{"::", "::1", "1::", "2001:db8::1:0:0:1", "2001:0:0:1:0:0:1:1", "1:0:1:0:1:0:1:0",
+		"::ffff:1.2.3.4", "64:ff9b::1.2.3.4", "64:ff9b:1::1.2.3.4", "fe80::1:0:0:0:1", "1:2:3:4:5:6:7:8", "0:0:1::"} {
+		f.Add(netip.MustParseAddr(s).AsSlice())
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) != 16 {
+			return
+		}
+		a := [16]byte(b)
+		want := "[" + netip.AddrFrom16(a).String() + "]"
+		if v4 := netip.AddrFrom16(a); v4.Is4In6() || netip.MustParsePrefix("64:ff9b::/96").Contains(v4) {
+			want = netip.AddrFrom4([4]byte(a[12:])).String()
+		}
+		if got := string(appendIPv6([]byte("x"), a)); got != "x"+want {
+			t.Fatalf("appendIPv6(%v) = %q; want %q", netip.AddrFrom16(a), got, "x"+want)
+		}
+	})
+}
+
 func FuzzParseIPv4(f *testing.F) {
 	for _, s := range []string{"1.2.3.4", "3279880203", "0x12.0x43.0x44.0x01", "012.034.01.055", "1.2", "0x", "08", "1.2.3.4.5"} {
 		f.Add(s)
