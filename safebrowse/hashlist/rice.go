@@ -234,45 +234,46 @@ func (d *rice32) fast(out []uint32, j int, v uint64) (int, uint64) {
 	j0, v0, pos0 := j, v, pos
 	k := d.k & 63
 	k1 := k + 1
-	mask := uint64(1)<<k - 1
+	kpow := uint64(1) << k // q<<k as q*kpow: a variable shift takes CX
+	mask := kpow - 1
 	var bad uint64 // bit 63 is set once a delta is zero
 	for j+3 <= len(out) && pos>>3+8 <= uint(len(data)) {
 		o := out[j : j+3 : j+3]
-		// x holds the next 57 bits inverted, and bit 57 set; each entry
-		// is read from x shifted by at most 57, which keeps a bit set.
-		x := ^load64(data, pos>>3)>>(pos&7) | 1<<57
+		// w holds the next 57 bits; x the same inverted, and bit 57 set.
+		w := load64(data, pos>>3) >> (pos & 7)
+		x := ^w | 1<<57
 		q1 := uint(bits.TrailingZeros64(x))
 		n1 := q1 + k1
 		if n1 > 57 {
 			break // a long quotient
 		}
-		d1 := uint64(q1)<<k | (x>>((q1+1)&63)&mask ^ mask)
 		q2 := uint(bits.TrailingZeros64(x >> n1))
 		n2 := n1 + q2 + k1
+		d1 := uint64(q1)*kpow + w>>(q1+1)&mask
 		v += d1
-		o[0] = uint32(v)
 		bad |= d1 - 1
+		o[0] = uint32(v)
 		if n2 > 57 {
 			// The second entry is not all loaded: the next load has it.
 			pos += n1
 			j++
 			continue
 		}
-		d2 := uint64(q2)<<k | (x>>((n1+q2+1)&63)&mask ^ mask)
 		q3 := uint(bits.TrailingZeros64(x >> n2))
 		n3 := n2 + q3 + k1
+		d2 := uint64(q2)*kpow + w>>(n1+q2+1)&mask
 		v += d2
-		o[1] = uint32(v)
 		bad |= d2 - 1
+		o[1] = uint32(v)
 		if n3 > 57 {
 			pos += n2
 			j += 2
 			continue
 		}
-		d3 := uint64(q3)<<k | (x>>((n2+q3+1)&63)&mask ^ mask)
+		d3 := uint64(q3)*kpow + w>>(n2+q3+1)&mask
 		v += d3
-		o[2] = uint32(v)
 		bad |= d3 - 1
+		o[2] = uint32(v)
 		pos += n3
 		j += 3
 	}
@@ -294,13 +295,16 @@ func (d *rice32) fast(out []uint32, j int, v uint64) (int, uint64) {
 // fastIndex is [rice32.fast] for a full update of a 4-byte list: it
 // decodes up to len(lo) values and, instead of keeping them, adds each to
 // the index being built and to the buffer of the checksum, in the same
-// loop, where these stores run in the time the decoding chain leaves
-// free: value i goes to lo[i] (its low 16 bits), ends[bucket+1] (n+i+1,
-// see [indexBuilder]) and hb[4i:] (big-endian). len(hb) is 4*len(lo). It
-// returns how many values it added; on a defect, none, with the stores it
-// made (which the failed update discards) past what it returns. It does
-// not decode the first value.
-func (d *rice32) fastIndex(lo []uint16, ends *[65537]uint32, n int, hb []byte) int {
+// loop: value i goes to lo[i] (its low 16 bits), ends[bucket+1] (n+i+1,
+// see [indexBuilder]) and hb[4i:] (big-endian). len(hb) is at least
+// 4*len(lo). The loop is as much bound by how many instructions it runs
+// as by its chain: it takes the remainders from the loaded bits as they
+// are (w) and the quotients from them inverted (x), and checks bounds
+// once for each group of three. It returns how many values it added; on
+// a defect, none, with the stores it made (which the failed update
+// discards) past what it returns. It does not decode the first value.
+func (d *rice32) fastIndex(lo []uint16, endsArr *[65537]uint32, n int, hb []byte) int {
+	ends := endsArr[:] // checked for nil once, not on every store
 	data := d.r.data
 	pos := uint(8*d.r.i) - d.r.n // the position of the next unread bit
 	pos0 := pos
@@ -313,41 +317,50 @@ func (d *rice32) fastIndex(lo []uint16, ends *[65537]uint32, n int, hb []byte) i
 	j := uint(0)
 	m := uint(len(lo))
 	for j+3 <= m && pos>>3+8 <= uint(len(data)) {
-		x := ^load64(data, pos>>3)>>(pos&7) | 1<<57
+		l := lo[j : j+3 : j+3]
+		h := hb[4*j : 4*j+12 : 4*j+12]
+		e := uint32(n) + uint32(j)
+		// w holds the next 57 bits; x the same inverted, and bit 57 set.
+		w := load64(data, pos>>3) >> (pos & 7)
+		x := ^w | 1<<57
 		q1 := uint(bits.TrailingZeros64(x))
 		n1 := q1 + k1
 		if n1 > 57 {
 			break
 		}
-		x2 := x >> n1
-		d1 := uint64(q1)*kpow | (x>>(q1+1)&mask ^ mask)
-		q2 := uint(bits.TrailingZeros64(x2))
-		n2 := q2 + k1
+		q2 := uint(bits.TrailingZeros64(x >> n1))
+		n2 := n1 + q2 + k1
+		d1 := uint64(q1)*kpow + w>>(q1+1)&mask
 		v += d1
 		bad |= d1 - 1
-		put(lo, ends, hb, j, uint32(n)+uint32(j)+1, uint32(v))
-		if n1+n2 > 57 {
+		l[0] = uint16(v)
+		ends[uint32(v)>>16+1] = e + 1
+		binary.BigEndian.PutUint32(h[0:4], uint32(v))
+		if n2 > 57 {
 			pos += n1
 			j++
 			continue
 		}
-		x3 := x2 >> n2
-		d2 := uint64(q2)*kpow | (x2>>(q2+1)&mask ^ mask)
-		q3 := uint(bits.TrailingZeros64(x3))
-		n3 := q3 + k1
+		q3 := uint(bits.TrailingZeros64(x >> n2))
+		n3 := n2 + q3 + k1
+		d2 := uint64(q2)*kpow + w>>(n1+q2+1)&mask
 		v += d2
 		bad |= d2 - 1
-		put(lo, ends, hb, j+1, uint32(n)+uint32(j)+2, uint32(v))
-		if n1+n2+n3 > 57 {
-			pos += n1 + n2
+		l[1] = uint16(v)
+		ends[uint32(v)>>16+1] = e + 2
+		binary.BigEndian.PutUint32(h[4:8], uint32(v))
+		if n3 > 57 {
+			pos += n2
 			j += 2
 			continue
 		}
-		d3 := uint64(q3)*kpow | (x3>>(q3+1)&mask ^ mask)
+		d3 := uint64(q3)*kpow + w>>(n2+q3+1)&mask
 		v += d3
 		bad |= d3 - 1
-		put(lo, ends, hb, j+2, uint32(n)+uint32(j)+3, uint32(v))
-		pos += n1 + n2 + n3
+		l[2] = uint16(v)
+		ends[uint32(v)>>16+1] = e + 3
+		binary.BigEndian.PutUint32(h[8:12], uint32(v))
+		pos += n3
 		j += 3
 	}
 	if bad>>63 != 0 || v > math.MaxUint32 {
@@ -363,18 +376,6 @@ func (d *rice32) fastIndex(lo []uint16, ends *[65537]uint32, n int, hb []byte) i
 		r.i++
 	}
 	return int(j)
-}
-
-// put stores the prefix v, the j-th of a run for fastIndex, whose end in
-// the index is e.
-func put(lo []uint16, ends *[65537]uint32, hb []byte, j uint, e, v uint32) {
-	lo[j] = uint16(v)
-	ends[v>>16+1] = e
-	_ = hb[4*j+3]
-	hb[4*j] = byte(v >> 24)
-	hb[4*j+1] = byte(v >> 16)
-	hb[4*j+2] = byte(v >> 8)
-	hb[4*j+3] = byte(v)
 }
 
 // load64 returns the 8 bytes of b from i, little-endian.
