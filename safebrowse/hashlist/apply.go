@@ -126,14 +126,7 @@ func (next *state) merge4(old *state, oldN int, m *wireList, bound int) error {
 	if oldN == 0 && !m.hasRem {
 		// A full update: decode the additions a chunk at a time straight
 		// into the index and the hash.
-		var chunk [1024]uint32
-		for {
-			n := add.fill(chunk[:])
-			if n == 0 {
-				break
-			}
-			out.addAll(chunk[:n])
-		}
+		out.decodeAll(add)
 		if add.err != nil {
 			return fmt.Errorf("additions: %w", add.err)
 		}
@@ -220,28 +213,33 @@ func (s *sink4) add(v uint32) {
 	}
 }
 
-// addAll adds vs, ascending, each greater than every prefix added before.
-func (s *sink4) addAll(vs []uint32) {
-	if s.ib == nil || s.n != 0 {
-		for _, v := range vs {
+// decodeAll adds the values of d, a full update's additions, each
+// greater than every prefix added before. Into an index, it decodes most
+// of them with [rice32.fastIndex], which adds them as it decodes; the
+// first value, the last few, long quotients and defects go through
+// [rice32.fill] and add.
+func (s *sink4) decodeAll(d *rice32) {
+	var small [8]uint32
+	for {
+		if ib := s.ib; ib != nil && !d.first {
+			m := min(len(s.hb)/4-s.n, int(d.left))
+			j := d.fastIndex(ib.lo[ib.n:ib.n+m], ib.ends, ib.n, s.hb[4*s.n:])
+			ib.n += j
+			if s.n += j; s.n == len(s.hb)/4 {
+				s.h.Write(s.hb[:])
+				s.n = 0
+			}
+			if j == m && d.left > 0 {
+				continue
+			}
+		}
+		c := d.fill(small[:])
+		if c == 0 {
+			return
+		}
+		for _, v := range small[:c] {
 			s.add(v)
 		}
-		return
-	}
-	for len(vs) > 0 {
-		c := vs[:min(len(vs), len(s.hb)/4)]
-		vs = vs[len(c):]
-		ib := s.ib
-		ends, n := ib.ends, ib.n
-		lo := ib.lo[n : n+len(c)]
-		hb := s.hb[:4*len(c)]
-		for j, v := range c {
-			ends[v>>16+1] = uint32(n + j + 1)
-			lo[j] = uint16(v)
-			binary.BigEndian.PutUint32(hb[4*j:], v)
-		}
-		ib.n += len(c)
-		s.h.Write(hb)
 	}
 }
 

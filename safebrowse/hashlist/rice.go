@@ -171,10 +171,11 @@ func (d *rice32) next() (uint32, bool) {
 }
 
 // fill decodes up to len(out) values into out and returns how many: fewer
-// at the end of the stream, and none after an error (d.err). The hot loop
-// keeps the bit reader in local variables and makes no call; it hands the
-// rare cases to slowDelta: a quotient longer than the loaded bits, and
-// the last 8 bytes of the stream.
+// at the end of the stream, and none after an error (d.err). Most values
+// come from [rice32.fast]; the careful loop here takes the rest: the
+// entries fast leaves (a long quotient, the last bytes of the stream),
+// and any run in which fast saw a defect, so that the defect reported is
+// the first one, as an entry-by-entry decoder finds it.
 func (d *rice32) fill(out []uint32) int {
 	j := 0
 	if d.first && d.left > 0 && len(out) > 0 {
@@ -189,38 +190,8 @@ func (d *rice32) fill(out []uint32) int {
 	var e error
 	v := uint64(d.v)
 	for j < len(out) {
-		data, i, buf, nb := d.r.data, d.r.i, d.r.buf, d.r.n
-		k := d.k & 63
-		mask := uint64(1)<<k - 1
-		for ; j < len(out) && i+8 <= len(data); j++ {
-			// Refill on every entry, without a branch on how many bits
-			// are left (which the data decides, and would mispredict):
-			// whole bytes, up to 56 to 63 bits.
-			buf |= binary.LittleEndian.Uint64(data[i:]) << (nb & 63)
-			i += int((63 - nb) >> 3)
-			nb |= 56
-			ones := uint(bits.TrailingZeros64(^buf))
-			if ones+1+k > nb {
-				break // a long quotient
-			}
-			// The quotient and the remainder are both loaded: take them
-			// with one shift of buf (ones+1+k ≤ nb ≤ 63; the mask only
-			// tells the compiler so).
-			delta := uint64(ones)<<k | buf>>((ones+1)&63)&mask
-			buf >>= (ones + 1 + k) & 63
-			nb -= ones + 1 + k
-			v += delta
-			if delta == 0 || v > math.MaxUint32 {
-				e = errRepeat
-				if delta != 0 {
-					e = errOverflow
-				}
-				break
-			}
-			out[j] = uint32(v)
-		}
-		d.r.i, d.r.buf, d.r.n = i, buf, nb
-		if e != nil || j == len(out) {
+		j, v = d.fast(out, j, v)
+		if j == len(out) {
 			break
 		}
 		var delta uint64
@@ -242,6 +213,174 @@ func (d *rice32) fill(out []uint32) int {
 		return 0
 	}
 	return j
+}
+
+// fast decodes values into out[j:], after v, and returns the new j and
+// v. Decoding is a chain of dependent operations (where an entry starts
+// depends on where the one before ended), so fast keeps the chain short:
+// it reads the stream at an absolute bit position and takes up to three
+// entries from each 8-byte load, which holds at least 57 bits; it reads
+// the loaded bits inverted, so that a quotient's 1 bits are counted by
+// one trailing-zeros instruction, with bit 57 set so that the count is
+// never of a zero word (which costs a conditional move). It stops at a
+// quotient that does not fit the bits loaded, and 8 bytes before the end
+// of the stream, for the careful loop of fill. It checks for a zero delta
+// and an overflow once, at the end, not with a branch an entry; if it
+// finds one, it returns j and v as it got them, for the careful loop to
+// find the first defect.
+func (d *rice32) fast(out []uint32, j int, v uint64) (int, uint64) {
+	data := d.r.data
+	pos := uint(8*d.r.i) - d.r.n // the position of the next unread bit
+	j0, v0, pos0 := j, v, pos
+	k := d.k & 63
+	k1 := k + 1
+	kpow := uint64(1) << k // q<<k as q*kpow: a variable shift takes CX
+	mask := kpow - 1
+	var bad uint64 // bit 63 is set once a delta is zero
+	for j+3 <= len(out) && pos>>3+8 <= uint(len(data)) {
+		o := out[j : j+3 : j+3]
+		// w holds the next 57 bits; x the same inverted, and bit 57 set.
+		w := load64(data, pos>>3) >> (pos & 7)
+		x := ^w | 1<<57
+		q1 := uint(bits.TrailingZeros64(x))
+		n1 := q1 + k1
+		if n1 > 57 {
+			break // a long quotient
+		}
+		q2 := uint(bits.TrailingZeros64(x >> n1))
+		n2 := n1 + q2 + k1
+		d1 := uint64(q1)*kpow + w>>(q1+1)&mask
+		v += d1
+		bad |= d1 - 1
+		o[0] = uint32(v)
+		if n2 > 57 {
+			// The second entry is not all loaded: the next load has it.
+			pos += n1
+			j++
+			continue
+		}
+		q3 := uint(bits.TrailingZeros64(x >> n2))
+		n3 := n2 + q3 + k1
+		d2 := uint64(q2)*kpow + w>>(n1+q2+1)&mask
+		v += d2
+		bad |= d2 - 1
+		o[1] = uint32(v)
+		if n3 > 57 {
+			pos += n2
+			j += 2
+			continue
+		}
+		d3 := uint64(q3)*kpow + w>>(n2+q3+1)&mask
+		v += d3
+		bad |= d3 - 1
+		o[2] = uint32(v)
+		pos += n3
+		j += 3
+	}
+	if bad>>63 != 0 || v > math.MaxUint32 {
+		j, v, pos = j0, v0, pos0
+	}
+	// Leave the reader at pos: the whole bytes before it consumed, and
+	// the unread bits of a byte partly read in buf.
+	r := &d.r
+	r.i, r.buf, r.n = int(pos>>3), 0, 0
+	if pos&7 != 0 {
+		r.buf = uint64(data[r.i]) >> (pos & 7)
+		r.n = 8 - pos&7
+		r.i++
+	}
+	return j, v
+}
+
+// fastIndex is [rice32.fast] for a full update of a 4-byte list: it
+// decodes up to len(lo) values and, instead of keeping them, adds each to
+// the index being built and to the buffer of the checksum, in the same
+// loop: value i goes to lo[i] (its low 16 bits), ends[bucket+1] (n+i+1,
+// see [indexBuilder]) and hb[4i:] (big-endian). len(hb) is at least
+// 4*len(lo). The loop is as much bound by how many instructions it runs
+// as by its chain: it takes the remainders from the loaded bits as they
+// are (w) and the quotients from them inverted (x), and checks bounds
+// once for each group of three. It returns how many values it added; on
+// a defect, none, with the stores it made (which the failed update
+// discards) past what it returns. It does not decode the first value.
+func (d *rice32) fastIndex(lo []uint16, endsArr *[65537]uint32, n int, hb []byte) int {
+	ends := endsArr[:] // checked for nil once, not on every store
+	data := d.r.data
+	pos := uint(8*d.r.i) - d.r.n // the position of the next unread bit
+	pos0 := pos
+	v := uint64(d.v)
+	k := d.k & 63
+	k1 := k + 1
+	kpow := uint64(1) << k // q<<k as q*kpow: a variable shift takes CX
+	mask := kpow - 1
+	var bad uint64 // bit 63 is set once a delta is zero
+	j := uint(0)
+	m := uint(len(lo))
+	for j+3 <= m && pos>>3+8 <= uint(len(data)) {
+		l := lo[j : j+3 : j+3]
+		h := hb[4*j : 4*j+12 : 4*j+12]
+		e := uint32(n) + uint32(j)
+		// w holds the next 57 bits; x the same inverted, and bit 57 set.
+		w := load64(data, pos>>3) >> (pos & 7)
+		x := ^w | 1<<57
+		q1 := uint(bits.TrailingZeros64(x))
+		n1 := q1 + k1
+		if n1 > 57 {
+			break
+		}
+		q2 := uint(bits.TrailingZeros64(x >> n1))
+		n2 := n1 + q2 + k1
+		d1 := uint64(q1)*kpow + w>>(q1+1)&mask
+		v += d1
+		bad |= d1 - 1
+		l[0] = uint16(v)
+		ends[uint32(v)>>16+1] = e + 1
+		binary.BigEndian.PutUint32(h[0:4], uint32(v))
+		if n2 > 57 {
+			pos += n1
+			j++
+			continue
+		}
+		q3 := uint(bits.TrailingZeros64(x >> n2))
+		n3 := n2 + q3 + k1
+		d2 := uint64(q2)*kpow + w>>(n1+q2+1)&mask
+		v += d2
+		bad |= d2 - 1
+		l[1] = uint16(v)
+		ends[uint32(v)>>16+1] = e + 2
+		binary.BigEndian.PutUint32(h[4:8], uint32(v))
+		if n3 > 57 {
+			pos += n2
+			j += 2
+			continue
+		}
+		d3 := uint64(q3)*kpow + w>>(n2+q3+1)&mask
+		v += d3
+		bad |= d3 - 1
+		l[2] = uint16(v)
+		ends[uint32(v)>>16+1] = e + 3
+		binary.BigEndian.PutUint32(h[8:12], uint32(v))
+		pos += n3
+		j += 3
+	}
+	if bad>>63 != 0 || v > math.MaxUint32 {
+		j, v, pos = 0, uint64(d.v), pos0
+	}
+	d.v = uint32(v)
+	d.left -= int64(j)
+	r := &d.r
+	r.i, r.buf, r.n = int(pos>>3), 0, 0
+	if pos&7 != 0 {
+		r.buf = uint64(data[r.i]) >> (pos & 7)
+		r.n = 8 - pos&7
+		r.i++
+	}
+	return int(j)
+}
+
+// load64 returns the 8 bytes of b from i, little-endian.
+func load64(b []byte, i uint) uint64 {
+	return binary.LittleEndian.Uint64(b[i : i+8 : i+8])
 }
 
 // slowDelta reads one delta with the bit reader's methods.

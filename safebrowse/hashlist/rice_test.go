@@ -1,0 +1,138 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package hashlist
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// slowRice32 decodes a 32-bit Rice stream as the Local.Database page
+// describes it, a bit at a time: the first value, then count times a
+// quotient in unary (1 bits ended by a 0 bit), a k-bit remainder, least
+// significant bit first, and the sum of (q << k) + r with the value
+// before. It returns the values, and the reason the stream is corrupt at
+// the first defect, or nil.
+func slowRice32(first uint32, k int, count int, data []byte) ([]uint32, error) {
+	pos := 0
+	bit := func() (uint64, bool) {
+		if pos >= 8*len(data) {
+			return 0, false
+		}
+		b := uint64(data[pos/8]>>(pos%8)) & 1
+		pos++
+		return b, true
+	}
+	vals := []uint32{first}
+	v := uint64(first)
+	for range count {
+		var q uint64
+		for {
+			b, ok := bit()
+			if !ok {
+				return vals, errShort
+			}
+			if b == 0 {
+				break
+			}
+			if q++; q<<k > 1<<32 {
+				return vals, errOverflow
+			}
+		}
+		var r uint64
+		for i := range k {
+			b, ok := bit()
+			if !ok {
+				return vals, errShort
+			}
+			r |= b << i
+		}
+		d := q<<k | r
+		if d == 0 {
+			return vals, errRepeat
+		}
+		if v += d; v > 1<<32-1 {
+			return vals, errOverflow
+		}
+		vals = append(vals, uint32(v))
+	}
+	return vals, nil
+}
+
+// TestRice32 checks the decoder, its fast paths (fast, and fastIndex
+// through a full update's sink) included, against slowRice32 on streams
+// of many lengths and parameters: well formed, with long quotients, and
+// with a defect (a zero delta, an overflow, a short stream) placed at
+// random, so that a defect lands at every place of a fast run.
+func TestRice32(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range 3000 {
+		k := 3 + r.IntN(28)
+		n := 1 + r.IntN(3000)
+		if i%3 == 0 {
+			n = r.IntN(40)
+		}
+		// Deltas of about 2^k, some far longer (long quotients).
+		var bw bitWriter
+		for range n {
+			d := uint64(1) + r.Uint64N(1<<k*2)
+			if r.IntN(50) == 0 {
+				d += r.Uint64N(1 << k * 60)
+			}
+			bw.unary(d >> k)
+			bw.bits(d, uint(k))
+		}
+		// A defect in one stream in two.
+		switch r.IntN(6) {
+		case 0: // a zero delta
+			bw.unary(0)
+			bw.bits(0, uint(k))
+			n++
+		case 2: // a short stream: a count past the data
+			n += 1 + r.IntN(3)
+		}
+		data := bw.flush()
+		first := uint32(r.IntN(1 << 20))
+		if r.IntN(6) == 1 {
+			// An overflow, somewhere in the stream.
+			first = uint32(1<<32 - 1 - r.Uint64N(uint64(n+1)<<k))
+		}
+		want, wantErr := slowRice32(first, k, n, data)
+		s := &riceStream{first: u256{3: uint64(first)}, k: int64(k), count: int64(n), data: data}
+
+		// fill, through next.
+		d := newRice32(s)
+		var got []uint32
+		for v, ok := d.next(); ok; v, ok = d.next() {
+			got = append(got, v)
+		}
+		if d.err != wantErr || (wantErr == nil && !slices.Equal(got, want)) {
+			t.Fatalf("k %d n %d: fill gave %d values, err %v; want %d, err %v", k, n, len(got), d.err, len(want), wantErr)
+		}
+
+		// The full update's sink, into an index.
+		var out sink4
+		out.init(max(n+1, indexMin))
+		d = newRice32(s)
+		out.decodeAll(d)
+		if d.err != wantErr {
+			t.Fatalf("k %d n %d: decodeAll err %v; want %v", k, n, d.err, wantErr)
+		}
+		if wantErr == nil {
+			var st state
+			out.finish(&st)
+			b := uint32(0)
+			for i, w := range want {
+				if v := st.idx.at(uint32(i), &b); v != w {
+					t.Fatalf("k %d n %d: value %d is %#x; want %#x", k, n, i, v, w)
+				}
+			}
+			if st.n != len(want) {
+				t.Fatalf("k %d n %d: %d values; want %d", k, n, st.n, len(want))
+			}
+		}
+	}
+}
