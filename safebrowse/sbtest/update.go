@@ -13,6 +13,7 @@ import (
 
 	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse/hashlist"
+	"github.com/urlspec/urlspec/safebrowse/internal/listdiff"
 	"github.com/urlspec/urlspec/safebrowse/internal/listname"
 	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
 )
@@ -67,7 +68,7 @@ func (s *Server) update(l *list, version []byte, c constraints) *hashlist.Messag
 	var state []byte
 	if known {
 		m.Partial = true
-		m.Removals, m.Additions = diff(old, cur, w)
+		m.Removals, m.Additions = listdiff.Diff(old, cur, w)
 	} else {
 		m.Additions = slices.Clone(cur)
 	}
@@ -81,7 +82,7 @@ func (s *Server) update(l *list, version []byte, c constraints) *hashlist.Messag
 	}
 	switch {
 	case chunked:
-		state = apply(old, m.Removals, m.Additions, w)
+		state = listdiff.Apply(old, m.Removals, m.Additions, w)
 		l.chunks++
 		m.Version = []byte(l.version() + "." + strconv.FormatUint(l.chunks, 10))
 	default:
