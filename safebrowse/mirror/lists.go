@@ -219,11 +219,8 @@ func (l *list) reply(from []byte, c constraints) (*encoded, *apiError) {
 		msg.Additions = cur.hashes
 	}
 	to, final := cur, true
-	if max := c.maxUpdate; max > 0 && len(msg.Removals)+len(msg.Additions)/w > max {
-		if len(msg.Removals) > max {
-			msg.Removals = msg.Removals[:max]
-		}
-		msg.Additions = msg.Additions[:w*(max-len(msg.Removals))]
+	var cut bool
+	if msg.Removals, msg.Additions, cut = listdiff.Limit(msg.Removals, msg.Additions, w, c.maxUpdate); cut {
 		hashes := listdiff.Apply(old, msg.Removals, msg.Additions, w)
 		sum := sha256.Sum256(hashes)
 		to, final = &version{v: versionOf(l.name, sum), hashes: hashes, sum: sum}, false

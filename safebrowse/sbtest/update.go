@@ -72,14 +72,8 @@ func (s *Server) update(l *list, version []byte, c constraints) *hashlist.Messag
 	} else {
 		m.Additions = slices.Clone(cur)
 	}
-	chunked := false
-	if max := c.maxUpdateEntries; max > 0 && len(m.Removals)+len(m.Additions)/w > max {
-		chunked = true
-		if len(m.Removals) > max {
-			m.Removals = m.Removals[:max]
-		}
-		m.Additions = m.Additions[:w*(max-len(m.Removals))]
-	}
+	var chunked bool
+	m.Removals, m.Additions, chunked = listdiff.Limit(m.Removals, m.Additions, w, c.maxUpdateEntries)
 	switch {
 	case chunked:
 		state = listdiff.Apply(old, m.Removals, m.Additions, w)

@@ -55,3 +55,18 @@ func Apply(old []byte, removals []uint32, additions []byte, w int) []byte {
 	}
 	return append(out, additions[a:]...)
 }
+
+// Limit cuts an update of hashes of width w to at most max entries,
+// removals and additions counted alike, max 0 meaning no limit: the
+// removals first, then the smallest additions, so that the chunk it
+// leaves is an update of its own (sizeConstraints.maxUpdateEntries). It
+// reports whether it cut.
+func Limit(removals []uint32, additions []byte, w, max int) ([]uint32, []byte, bool) {
+	if max <= 0 || len(removals)+len(additions)/w <= max {
+		return removals, additions, false
+	}
+	if len(removals) > max {
+		removals = removals[:max]
+	}
+	return removals, additions[:w*(max-len(removals))], true
+}

@@ -51,3 +51,40 @@ func TestDiffApply(t *testing.T) {
 		})
 	}
 }
+
+// Limit keeps the removals first, then the smallest additions.
+func TestLimit(t *testing.T) {
+	h := func(vs ...byte) []byte { // 1-byte "hashes" widened to 4
+		var b []byte
+		for _, v := range vs {
+			b = append(b, 0, 0, 0, v)
+		}
+		return b
+	}
+	tests := []struct {
+		name     string
+		rems     []uint32
+		adds     []byte
+		max      int
+		wantRems []uint32
+		wantAdds []byte
+		wantCut  bool
+	}{
+		// 0 is no limit.
+		{name: "no limit", rems: []uint32{0, 1}, adds: h(1, 2), wantRems: []uint32{0, 1}, wantAdds: h(1, 2)},
+		// Exactly at the limit: nothing cut.
+		{name: "at limit", rems: []uint32{0}, adds: h(1, 2), max: 3, wantRems: []uint32{0}, wantAdds: h(1, 2)},
+		// Over: the removals stay, the largest additions go.
+		{name: "additions cut", rems: []uint32{0}, adds: h(1, 2, 3), max: 3, wantRems: []uint32{0}, wantAdds: h(1, 2), wantCut: true},
+		// More removals than the limit: no additions at all.
+		{name: "removals cut", rems: []uint32{0, 1, 2}, adds: h(1), max: 2, wantRems: []uint32{0, 1}, wantAdds: h(), wantCut: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rems, adds, cut := Limit(tt.rems, tt.adds, 4, tt.max)
+			if !slices.Equal(rems, tt.wantRems) || !bytes.Equal(adds, tt.wantAdds) || cut != tt.wantCut {
+				t.Errorf("Limit = %v %x %v, want %v %x %v", rems, adds, cut, tt.wantRems, tt.wantAdds, tt.wantCut)
+			}
+		})
+	}
+}
