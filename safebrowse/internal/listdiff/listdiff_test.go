@@ -10,16 +10,18 @@ import (
 	"testing"
 )
 
+// h returns 1-byte "hashes" widened to 4, sorted as given.
+func h(vs ...byte) []byte {
+	var b []byte
+	for _, v := range vs {
+		b = append(b, 0, 0, 0, v)
+	}
+	return b
+}
+
 // Diff and Apply: the removals are indices into the old sorted list, the
 // additions what is new, and apply of both gives the new list back.
 func TestDiffApply(t *testing.T) {
-	h := func(vs ...byte) []byte { // 1-byte "hashes" widened to 4
-		var b []byte
-		for _, v := range vs {
-			b = append(b, 0, 0, 0, v)
-		}
-		return b
-	}
 	tests := []struct {
 		name     string
 		old, cur []byte
@@ -54,13 +56,6 @@ func TestDiffApply(t *testing.T) {
 
 // Limit keeps the removals first, then the smallest additions.
 func TestLimit(t *testing.T) {
-	h := func(vs ...byte) []byte { // 1-byte "hashes" widened to 4
-		var b []byte
-		for _, v := range vs {
-			b = append(b, 0, 0, 0, v)
-		}
-		return b
-	}
 	tests := []struct {
 		name     string
 		rems     []uint32
