@@ -29,31 +29,11 @@ func newGuarded(t *testing.T) *httptest.Server {
 // status and body.
 func send(t *testing.T, method, url, body string, headers ...string) (int, string) {
 	t.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, h := range headers {
-		k, v, _ := strings.Cut(h, ": ")
-		if k == "Host" {
-			req.Host = v
-			continue
-		}
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ct := resp.Header.Get("Content-Type"); ct != "application/json" && !strings.HasPrefix(ct, "text/plain; version=") {
+	status, b, h := request(t, method, url, body, headers...)
+	if ct := h.Get("Content-Type"); ct != "application/json" && !strings.HasPrefix(ct, "text/plain; version=") {
 		t.Errorf("%s %s: Content-Type %q, want JSON", method, url, ct)
 	}
-	return resp.StatusCode, string(b)
+	return status, b
 }
 
 func TestAuth(t *testing.T) {

@@ -61,15 +61,31 @@ func newProxy(t testing.TB, mode lookup.Mode, load bool, opts ...sbtest.Option) 
 }
 
 // do sends a request to the proxy and returns the status, the raw body and
-// the headers.
+// the headers. A POST is sent as JSON.
 func do(t *testing.T, method, url, body string) (int, string, http.Header) {
+	t.Helper()
+	if method == "POST" {
+		return request(t, method, url, body, "Content-Type: application/json")
+	}
+	return request(t, method, url, body)
+}
+
+// request sends a request with headers ("Name: value"; "Host: name" sets
+// the request's host) and returns the status, the raw body and the
+// headers.
+func request(t *testing.T, method, url, body string, headers ...string) (int, string, http.Header) {
 	t.Helper()
 	req, err := http.NewRequest(method, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if method == "POST" {
-		req.Header.Set("Content-Type", "application/json")
+	for _, h := range headers {
+		k, v, _ := strings.Cut(h, ": ")
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
+		req.Header.Set(k, v)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -152,24 +152,8 @@ func waitMirror(t *testing.T, url string) {
 // status and body.
 func mirrorDo(t *testing.T, method, url string, headers ...string) (int, string) {
 	t.Helper()
-	req, err := http.NewRequest(method, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, h := range headers {
-		k, v, _ := strings.Cut(h, ": ")
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, string(b)
+	status, body, _ := request(t, method, url, "", headers...)
+	return status, body
 }
 
 // TestMirrorFrozen: -mirror -frozen serves the lists a first run left in

@@ -18,6 +18,7 @@ import (
 
 	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse/hashlist"
+	"github.com/urlspec/urlspec/safebrowse/internal/listdiff"
 	"github.com/urlspec/urlspec/safebrowse/internal/listname"
 	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
 	"github.com/urlspec/urlspec/safebrowse/lookup"
@@ -213,17 +214,14 @@ func (l *list) reply(from []byte, c constraints) (*encoded, *apiError) {
 		msg.Partial = true
 	case base != nil:
 		msg.Partial, old = true, base.hashes
-		msg.Removals, msg.Additions = diff(base.hashes, cur.hashes, w)
+		msg.Removals, msg.Additions = listdiff.Diff(base.hashes, cur.hashes, w)
 	default:
 		msg.Additions = cur.hashes
 	}
 	to, final := cur, true
-	if max := c.maxUpdate; max > 0 && len(msg.Removals)+len(msg.Additions)/w > max {
-		if len(msg.Removals) > max {
-			msg.Removals = msg.Removals[:max]
-		}
-		msg.Additions = msg.Additions[:w*(max-len(msg.Removals))]
-		hashes := apply(old, msg.Removals, msg.Additions, w)
+	var cut bool
+	if msg.Removals, msg.Additions, cut = listdiff.Limit(msg.Removals, msg.Additions, w, c.maxUpdate); cut {
+		hashes := listdiff.Apply(old, msg.Removals, msg.Additions, w)
 		sum := sha256.Sum256(hashes)
 		to, final = &version{v: versionOf(l.name, sum), hashes: hashes, sum: sum}, false
 		if l.find(to.v) == nil {
@@ -249,50 +247,6 @@ func (l *list) reply(from []byte, c constraints) (*encoded, *apiError) {
 	}
 	l.replies[key] = e
 	return e, nil
-}
-
-// diff returns what turns the sorted hashes old into the sorted hashes
-// cur, both of width w: the indices into old of the hashes to remove, and
-// the hashes to add, sorted and concatenated. It is one merge walk.
-func diff(old, cur []byte, w int) (removals []uint32, additions []byte) {
-	i, j := 0, 0
-	for i < len(old) && j < len(cur) {
-		switch c := bytes.Compare(old[i:i+w], cur[j:j+w]); {
-		case c < 0:
-			removals = append(removals, uint32(i/w))
-			i += w
-		case c > 0:
-			additions = append(additions, cur[j:j+w]...)
-			j += w
-		default:
-			i += w
-			j += w
-		}
-	}
-	for ; i < len(old); i += w {
-		removals = append(removals, uint32(i/w))
-	}
-	return removals, append(additions, cur[j:]...)
-}
-
-// apply returns the sorted hashes that old becomes once removals (sorted
-// indices into old) are taken out and additions (sorted, none in old)
-// merged in.
-func apply(old []byte, removals []uint32, additions []byte, w int) []byte {
-	out := make([]byte, 0, len(old)-w*len(removals)+len(additions))
-	r, a := 0, 0
-	for i := 0; i < len(old); i += w {
-		if r < len(removals) && int(removals[r]) == i/w {
-			r++
-			continue
-		}
-		for a < len(additions) && bytes.Compare(additions[a:a+w], old[i:i+w]) < 0 {
-			out = append(out, additions[a:a+w]...)
-			a += w
-		}
-		out = append(out, old[i:i+w]...)
-	}
-	return append(out, additions[a:]...)
 }
 
 // minimumWait returns the minimum_wait_duration of a list whose source

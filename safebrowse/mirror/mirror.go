@@ -5,7 +5,6 @@
 package mirror
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"github.com/urlspec/urlspec/internal/inputerr"
+	"github.com/urlspec/urlspec/safebrowse/internal/v5http"
 	"github.com/urlspec/urlspec/safebrowse/lookup"
 )
 
@@ -223,34 +223,14 @@ func Handles(path string) bool {
 
 // params are the query parameters of each method, under the lowerCamel
 // names the API documents and the snake_case names Google's APIs also
-// accept; every method also takes commonParams.
+// accept; every method also takes the common parameters of v5http, of
+// which the key is checked by whoever mounts the mirror, and all but alt
+// and $ct are ignored. hashes:search also takes Chromium's $req.
 var params = [numMethods]map[string]string{
 	methodSearch: {"hashPrefixes": "hashPrefixes", "hash_prefixes": "hashPrefixes", "$req": "$req"},
-	methodList: {
-		"version":                               "version",
-		"sizeConstraints.maxUpdateEntries":      "maxUpdateEntries",
-		"size_constraints.max_update_entries":   "maxUpdateEntries",
-		"sizeConstraints.maxDatabaseEntries":    "maxDatabaseEntries",
-		"size_constraints.max_database_entries": "maxDatabaseEntries",
-	},
-	methodBatch: {
-		"names":                                 "names",
-		"version":                               "version",
-		"sizeConstraints.maxUpdateEntries":      "maxUpdateEntries",
-		"size_constraints.max_update_entries":   "maxUpdateEntries",
-		"sizeConstraints.maxDatabaseEntries":    "maxDatabaseEntries",
-		"size_constraints.max_database_entries": "maxDatabaseEntries",
-	},
-	methodLists: {"pageSize": "pageSize", "page_size": "pageSize", "pageToken": "pageToken", "page_token": "pageToken"},
-}
-
-// commonParams are the key, alt, $ct and the system parameters of
-// Google's APIs, which clients may send; the key is checked by whoever
-// mounts the mirror, the others but alt and $ct are ignored.
-var commonParams = map[string]string{
-	"key": "key", "alt": "alt", "$ct": "$ct", "$.xgafv": "$.xgafv", "access_token": "access_token",
-	"callback": "callback", "fields": "fields", "oauth_token": "oauth_token", "prettyPrint": "prettyPrint",
-	"quotaUser": "quotaUser", "uploadType": "uploadType", "upload_protocol": "upload_protocol",
+	methodList:   v5http.HashListParams,
+	methodBatch:  v5http.BatchGetParams,
+	methodLists:  v5http.HashListsParams,
 }
 
 // An apiError is a reply other than 200, in Google's error shape.
@@ -339,17 +319,11 @@ func parseRequest(method int, name, rawQuery string) (*request, *apiError) {
 	if err != nil {
 		return nil, invalid("malformed query: %s", inputerr.Quote(err.Error()))
 	}
-	req := &request{method: method, name: name, p: make(url.Values, len(q))}
-	for k, vs := range q {
-		c, ok := commonParams[k]
-		if !ok {
-			c, ok = params[method][k]
-		}
-		if !ok {
-			return nil, invalid("unknown parameter %s", inputerr.Quote(k))
-		}
-		req.p[c] = append(req.p[c], vs...)
+	p, err := v5http.Params(q, params[method])
+	if err != nil {
+		return nil, invalid("%v", err)
 	}
+	req := &request{method: method, name: name, p: p}
 	alt, ct := req.p["alt"], req.p["$ct"]
 	if len(alt) > 1 || len(ct) > 1 {
 		return nil, invalid("alt or $ct given twice")
@@ -370,68 +344,32 @@ func parseRequest(method int, name, rawQuery string) (*request, *apiError) {
 	return req, nil
 }
 
-// single returns the one value of parameter name, or "" when it is
-// absent; more than one is an error.
+// single returns the one value of parameter name, as [v5http.Single].
 func (r *request) single(name string) (string, *apiError) {
-	switch vs := r.p[name]; len(vs) {
-	case 0:
-		return "", nil
-	case 1:
-		return vs[0], nil
-	default:
-		return "", invalid("%s given %d times", name, len(vs))
+	v, err := v5http.Single(r.p, name)
+	if err != nil {
+		return "", invalid("%v", err)
 	}
+	return v, nil
 }
 
-// int32Param returns the value of a non-negative int32 parameter, 0 when
-// absent.
+// int32Param returns the value of a non-negative int32 parameter, as
+// [v5http.Int32].
 func (r *request) int32Param(name string) (int, *apiError) {
-	v, err := r.single(name)
-	if err != nil || v == "" {
-		return 0, err
+	n, err := v5http.Int32(r.p, name)
+	if err != nil {
+		return 0, invalid("%v", err)
 	}
-	n, perr := strconv.ParseInt(v, 10, 32)
-	if perr != nil || n < 0 {
-		return 0, invalid("%s=%s is not a non-negative int32", name, inputerr.Quote(v))
-	}
-	return int(n), nil
-}
-
-// statusNames are the canonical codes Google's APIs give with each
-// status.
-var statusNames = map[int]string{
-	400: "INVALID_ARGUMENT",
-	404: "NOT_FOUND",
-	405: "UNIMPLEMENTED",
-	500: "INTERNAL",
-	503: "UNAVAILABLE",
+	return n, nil
 }
 
 // fail sends err in Google's error shape,
 // {"error": {"code": 503, "message": "...", "status": "UNAVAILABLE"}},
 // with Retry-After when the mirror is backing off.
 func (m *Mirror) fail(w http.ResponseWriter, e *apiError) {
-	name, ok := statusNames[e.status]
-	if !ok {
-		name = "UNKNOWN"
-	}
-	type status struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-		Status  string `json:"status"`
-	}
-	body, _ := json.Marshal(struct {
-		Error status `json:"error"`
-	}{status{e.status, e.msg, name}})
-	body = append(body, '\n')
-	h := w.Header()
 	if e.retryAfter > 0 {
-		h.Set("Retry-After", strconv.Itoa(int(math.Ceil(e.retryAfter.Seconds()))))
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(e.retryAfter.Seconds()))))
 	}
-	h.Set("Content-Type", "application/json; charset=UTF-8")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(e.status)
-	w.Write(body)
-	m.stats.bytes.Add(uint64(len(body)))
+	n := v5http.WriteError(w, e.status, v5http.StatusName(e.status), e.msg)
+	m.stats.bytes.Add(uint64(n))
 }

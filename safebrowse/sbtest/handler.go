@@ -5,7 +5,6 @@
 package sbtest
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -13,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/urlspec/urlspec/internal/inputerr"
+	"github.com/urlspec/urlspec/safebrowse/internal/v5http"
 	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
 )
 
@@ -37,54 +37,16 @@ func route(path string) (endpoint, name string) {
 // params are the query parameters of each endpoint, under the lowerCamel
 // names the API documents and the snake_case names Google's APIs also
 // accept; every endpoint also takes key, alt and the standard system
-// parameters of Google's APIs, accepted and ignored. Any other parameter is
-// a 400, so a client's misspelt parameter does not go unnoticed.
+// parameters of Google's APIs (v5http's common parameters), accepted and
+// ignored. Any other parameter is a 400, so a client's misspelt parameter
+// does not go unnoticed. ($ct, a common parameter, never gets here:
+// chromiumForm takes it out with $req, or refuses it.)
 var params = map[string]map[string]string{
-	epSearch: {
-		"hashPrefixes":  "hashPrefixes",
-		"hash_prefixes": "hashPrefixes",
-	},
-	epHashList: {
-		"version":                               "version",
-		"sizeConstraints.maxUpdateEntries":      "maxUpdateEntries",
-		"size_constraints.max_update_entries":   "maxUpdateEntries",
-		"sizeConstraints.maxDatabaseEntries":    "maxDatabaseEntries",
-		"size_constraints.max_database_entries": "maxDatabaseEntries",
-	},
-	epBatchGet: {
-		"names":                                 "names",
-		"version":                               "version",
-		"sizeConstraints.maxUpdateEntries":      "maxUpdateEntries",
-		"size_constraints.max_update_entries":   "maxUpdateEntries",
-		"sizeConstraints.maxDatabaseEntries":    "maxDatabaseEntries",
-		"size_constraints.max_database_entries": "maxDatabaseEntries",
-	},
-	epURLs: {
-		"urls": "urls",
-	},
-	epHashLists: {
-		"pageSize":   "pageSize",
-		"page_size":  "pageSize",
-		"pageToken":  "pageToken",
-		"page_token": "pageToken",
-	},
-}
-
-// commonParams are the key, alt and the system parameters of Google's
-// APIs (https://cloud.google.com/apis/docs/system-parameters), which the
-// generated client libraries may send: all but key and alt are ignored.
-var commonParams = map[string]string{
-	"key":             "key",
-	"alt":             "alt",
-	"$.xgafv":         "$.xgafv",
-	"access_token":    "access_token",
-	"callback":        "callback",
-	"fields":          "fields",
-	"oauth_token":     "oauth_token",
-	"prettyPrint":     "prettyPrint",
-	"quotaUser":       "quotaUser",
-	"uploadType":      "uploadType",
-	"upload_protocol": "upload_protocol",
+	epSearch:    v5http.SearchParams,
+	epHashList:  v5http.HashListParams,
+	epBatchGet:  v5http.BatchGetParams,
+	epURLs:      {"urls": "urls"},
+	epHashLists: v5http.HashListsParams,
 }
 
 // badRequest is a reply other than 200: its status and message.
@@ -190,16 +152,9 @@ func (s *Server) serveEndpoint(r *http.Request, ep, name string, q url.Values, q
 		// and the query, which may hold the key, is not quoted.
 		return nil, invalid("malformed query: %v", qerr)
 	}
-	p := make(url.Values, len(q))
-	for k, vs := range q {
-		c, ok := commonParams[k]
-		if !ok {
-			c, ok = params[ep][k]
-		}
-		if !ok {
-			return nil, invalid("unknown parameter %s", inputerr.Quote(k))
-		}
-		p[c] = append(p[c], vs...)
+	p, perr := v5http.Params(q, params[ep])
+	if perr != nil {
+		return nil, invalid("%v", perr)
 	}
 	key := p["key"]
 	if h := r.Header.Values("X-Goog-Api-Key"); len(h) > 0 {
@@ -242,31 +197,23 @@ func (s *Server) checkKey(key []string) *badRequest {
 	return nil
 }
 
-// single returns the one value of parameter name, or "" when it is
-// absent; more than one is an error.
+// single returns the one value of parameter name, as [v5http.Single].
 func single(p url.Values, name string) (string, *badRequest) {
-	switch vs := p[name]; len(vs) {
-	case 0:
-		return "", nil
-	case 1:
-		return vs[0], nil
-	default:
-		return "", invalid("%s given %d times", name, len(vs))
+	v, err := v5http.Single(p, name)
+	if err != nil {
+		return "", invalid("%v", err)
 	}
+	return v, nil
 }
 
-// int32Param returns the value of an int32 parameter, 0 when absent; a
-// value that is not a non-negative int32 is an error.
+// int32Param returns the value of a non-negative int32 parameter, as
+// [v5http.Int32].
 func int32Param(p url.Values, name string) (int, *badRequest) {
-	v, err := single(p, name)
-	if err != nil || v == "" {
-		return 0, err
+	n, err := v5http.Int32(p, name)
+	if err != nil {
+		return 0, invalid("%v", err)
 	}
-	n, perr := strconv.ParseInt(v, 10, 32)
-	if perr != nil || n < 0 {
-		return 0, invalid("%s=%s is not a non-negative int32", name, inputerr.Quote(v))
-	}
-	return int(n), nil
+	return n, nil
 }
 
 // decodeBytes decodes a bytes parameter as Google's APIs do: standard or
@@ -285,42 +232,14 @@ func replyBody(w http.ResponseWriter, isJSON bool, body []byte) {
 	w.Write(body)
 }
 
-// statusNames are the canonical codes Google's APIs give with each
-// status.
-var statusNames = map[int]string{
-	400: "INVALID_ARGUMENT",
-	401: "UNAUTHENTICATED",
-	403: "PERMISSION_DENIED",
-	404: "NOT_FOUND",
-	405: "METHOD_NOT_ALLOWED",
-	409: "ABORTED",
-	429: "RESOURCE_EXHAUSTED",
-	499: "CANCELLED",
-	500: "INTERNAL",
-	501: "UNIMPLEMENTED",
-	503: "UNAVAILABLE",
-	504: "DEADLINE_EXCEEDED",
-}
-
 // replyError sends an error in the form of Google's APIs:
 // {"error": {"code": 400, "message": "...", "status": "INVALID_ARGUMENT"}}.
+// A 405 is named METHOD_NOT_ALLOWED, as the fake server always has named
+// it, where v5http (and Google's code.proto) would say UNIMPLEMENTED.
 func replyError(w http.ResponseWriter, code int, msg string) {
-	name, ok := statusNames[code]
-	if !ok {
-		name = "UNKNOWN"
+	status := v5http.StatusName(code)
+	if code == http.StatusMethodNotAllowed {
+		status = "METHOD_NOT_ALLOWED"
 	}
-	type status struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-		Status  string `json:"status"`
-	}
-	body, _ := json.Marshal(struct {
-		Error status `json:"error"`
-	}{status{code, msg, name}})
-	body = append(body, '\n')
-	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(code)
-	w.Write(body)
+	v5http.WriteError(w, code, status, msg)
 }

@@ -153,52 +153,6 @@ func (l *list) remember(version string, state []byte) {
 	}
 }
 
-// diff returns what turns the sorted hashes old into the sorted hashes
-// cur, both of width w: the indices into old of the hashes to remove, and
-// the hashes to add, sorted and concatenated. It is one merge walk.
-func diff(old, cur []byte, w int) (removals []uint32, additions []byte) {
-	i, j := 0, 0
-	for i < len(old) && j < len(cur) {
-		switch c := bytes.Compare(old[i:i+w], cur[j:j+w]); {
-		case c < 0:
-			removals = append(removals, uint32(i/w))
-			i += w
-		case c > 0:
-			additions = append(additions, cur[j:j+w]...)
-			j += w
-		default:
-			i += w
-			j += w
-		}
-	}
-	for ; i < len(old); i += w {
-		removals = append(removals, uint32(i/w))
-	}
-	additions = append(additions, cur[j:]...)
-	return removals, additions
-}
-
-// apply returns the sorted hashes that old becomes once removals (sorted
-// indices into old) are taken out and additions (sorted, none in old) are
-// merged in.
-func apply(old []byte, removals []uint32, additions []byte, w int) []byte {
-	out := make([]byte, 0, len(old)-w*len(removals)+len(additions))
-	r := 0
-	a := 0
-	for i := 0; i < len(old); i += w {
-		if r < len(removals) && int(removals[r]) == i/w {
-			r++
-			continue
-		}
-		for a < len(additions) && bytes.Compare(additions[a:a+w], old[i:i+w]) < 0 {
-			out = append(out, additions[a:a+w]...)
-			a += w
-		}
-		out = append(out, old[i:i+w]...)
-	}
-	return append(out, additions[a:]...)
-}
-
 // checksum returns the sha256_checksum of a list's sorted hashes.
 func checksum(sorted []byte) []byte {
 	sum := sha256.Sum256(sorted)

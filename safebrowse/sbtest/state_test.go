@@ -5,53 +5,9 @@
 package sbtest
 
 import (
-	"bytes"
 	"fmt"
-	"slices"
 	"testing"
 )
-
-// diff and apply: the removals are indices into the old sorted list, the
-// additions what is new, and apply of both gives the new list back.
-func TestDiffApply(t *testing.T) {
-	h := func(vs ...byte) []byte { // 1-byte "hashes" widened to 4
-		var b []byte
-		for _, v := range vs {
-			b = append(b, 0, 0, 0, v)
-		}
-		return b
-	}
-	tests := []struct {
-		name     string
-		old, cur []byte
-		wantRems []uint32
-		wantAdds []byte
-	}{
-		// Nothing to nothing.
-		{name: "empty"},
-		// A first list: additions only.
-		{name: "from empty", cur: h(1, 2), wantAdds: h(1, 2)},
-		// Everything removed.
-		{name: "to empty", old: h(1, 2, 3), wantRems: []uint32{0, 1, 2}},
-		// No change.
-		{name: "same", old: h(1, 2), cur: h(1, 2)},
-		// Interleaved: removals point into old, additions fall between.
-		{name: "interleaved", old: h(2, 4, 6, 8), cur: h(1, 4, 5, 8, 9), wantRems: []uint32{0, 2}, wantAdds: h(1, 5, 9)},
-		// The first and last replaced.
-		{name: "ends", old: h(1, 5, 9), cur: h(0, 5, 10), wantRems: []uint32{0, 2}, wantAdds: h(0, 10)},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			rems, adds := diff(tt.old, tt.cur, 4)
-			if !slices.Equal(rems, tt.wantRems) || !bytes.Equal(adds, tt.wantAdds) {
-				t.Errorf("diff = %v %x, want %v %x", rems, adds, tt.wantRems, tt.wantAdds)
-			}
-			if got := apply(tt.old, rems, adds, 4); !bytes.Equal(got, tt.cur) {
-				t.Errorf("apply = %x, want %x", got, tt.cur)
-			}
-		})
-	}
-}
 
 // A list remembers its last maxSnapshots served versions only.
 func TestSnapshots(t *testing.T) {

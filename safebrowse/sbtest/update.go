@@ -13,6 +13,7 @@ import (
 
 	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse/hashlist"
+	"github.com/urlspec/urlspec/safebrowse/internal/listdiff"
 	"github.com/urlspec/urlspec/safebrowse/internal/listname"
 	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
 )
@@ -67,21 +68,15 @@ func (s *Server) update(l *list, version []byte, c constraints) *hashlist.Messag
 	var state []byte
 	if known {
 		m.Partial = true
-		m.Removals, m.Additions = diff(old, cur, w)
+		m.Removals, m.Additions = listdiff.Diff(old, cur, w)
 	} else {
 		m.Additions = slices.Clone(cur)
 	}
-	chunked := false
-	if max := c.maxUpdateEntries; max > 0 && len(m.Removals)+len(m.Additions)/w > max {
-		chunked = true
-		if len(m.Removals) > max {
-			m.Removals = m.Removals[:max]
-		}
-		m.Additions = m.Additions[:w*(max-len(m.Removals))]
-	}
+	var chunked bool
+	m.Removals, m.Additions, chunked = listdiff.Limit(m.Removals, m.Additions, w, c.maxUpdateEntries)
 	switch {
 	case chunked:
-		state = apply(old, m.Removals, m.Additions, w)
+		state = listdiff.Apply(old, m.Removals, m.Additions, w)
 		l.chunks++
 		m.Version = []byte(l.version() + "." + strconv.FormatUint(l.chunks, 10))
 	default:

@@ -499,10 +499,7 @@ func (m *SearchHashesResponse) MarshalJSON() ([]byte, error) {
 		}
 		j.FullHashes = append(j.FullHashes, fh)
 	}
-	if m.HasCacheDuration || m.CacheDuration != 0 {
-		s := FormatDuration(m.CacheDuration)
-		j.CacheDuration = &s
-	}
+	j.CacheDuration = jsonCacheDuration(m.CacheDuration, m.HasCacheDuration)
 	return json.Marshal(j)
 }
 
@@ -543,12 +540,9 @@ func (m *SearchHashesResponse) UnmarshalJSON(data []byte) error {
 		}
 		out.FullHashes = append(out.FullHashes, h)
 	}
-	if j.CacheDuration != nil {
-		d, err := ParseJSONDuration(*j.CacheDuration)
-		if err != nil {
-			return fmt.Errorf("cacheDuration: %w", err)
-		}
-		out.CacheDuration, out.HasCacheDuration = d, true
+	var err error
+	if out.CacheDuration, out.HasCacheDuration, err = parseJSONCacheDuration(j.CacheDuration); err != nil {
+		return err
 	}
 	*m = out
 	return nil
@@ -571,10 +565,7 @@ func (m *SearchUrlsResponse) MarshalJSON() ([]byte, error) {
 	for _, t := range m.Threats {
 		j.Threats = append(j.Threats, jsonThreatURL{URL: t.URL, ThreatTypes: fromEnums(threatTypeNames, t.ThreatTypes)})
 	}
-	if m.HasCacheDuration || m.CacheDuration != 0 {
-		s := FormatDuration(m.CacheDuration)
-		j.CacheDuration = &s
-	}
+	j.CacheDuration = jsonCacheDuration(m.CacheDuration, m.HasCacheDuration)
 	return json.Marshal(j)
 }
 
@@ -592,13 +583,32 @@ func (m *SearchUrlsResponse) UnmarshalJSON(data []byte) error {
 		}
 		out.Threats = append(out.Threats, ThreatURL{URL: t.URL, ThreatTypes: types})
 	}
-	if j.CacheDuration != nil {
-		d, err := ParseJSONDuration(*j.CacheDuration)
-		if err != nil {
-			return fmt.Errorf("cacheDuration: %w", err)
-		}
-		out.CacheDuration, out.HasCacheDuration = d, true
+	var err error
+	if out.CacheDuration, out.HasCacheDuration, err = parseJSONCacheDuration(j.CacheDuration); err != nil {
+		return err
 	}
 	*m = out
 	return nil
+}
+
+// jsonCacheDuration returns the cacheDuration of a search reply in the
+// JSON mapping: d when has is set or d is not zero, else nil (left out).
+func jsonCacheDuration(d time.Duration, has bool) *string {
+	if !has && d == 0 {
+		return nil
+	}
+	s := FormatDuration(d)
+	return &s
+}
+
+// parseJSONCacheDuration reads the cacheDuration of a search reply in the
+// JSON mapping, reporting whether it was given.
+func parseJSONCacheDuration(s *string) (d time.Duration, has bool, err error) {
+	if s == nil {
+		return 0, false, nil
+	}
+	if d, err = ParseJSONDuration(*s); err != nil {
+		return 0, false, fmt.Errorf("cacheDuration: %w", err)
+	}
+	return d, true, nil
 }

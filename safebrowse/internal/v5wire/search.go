@@ -72,15 +72,9 @@ func ParseSearchHashesResponse(b []byte) (SearchHashesResponse, error) {
 			}
 			m.FullHashes = append(m.FullHashes, h)
 		case searchCacheDuration:
-			if err := f.want(protowire.BytesType); err != nil {
-				return m, err
-			}
-			if err := seen.see(f.num); err != nil {
-				return m, err
-			}
-			d, err := ParseDuration(f.b)
+			d, err := readCacheDuration(&f, &seen)
 			if err != nil {
-				return m, fmt.Errorf("cache_duration: %w", err)
+				return m, err
 			}
 			m.CacheDuration, m.HasCacheDuration = d, true
 		}
@@ -159,11 +153,7 @@ func AppendSearchHashesResponse(b []byte, m *SearchHashesResponse) []byte {
 		b = protowire.AppendTag(b, searchFullHashes, protowire.BytesType)
 		b = protowire.AppendBytes(b, appendFullHash(nil, &m.FullHashes[i]))
 	}
-	if m.HasCacheDuration || m.CacheDuration != 0 {
-		b = protowire.AppendTag(b, searchCacheDuration, protowire.BytesType)
-		b = protowire.AppendBytes(b, AppendDuration(nil, m.CacheDuration))
-	}
-	return b
+	return appendCacheDuration(b, searchCacheDuration, m.CacheDuration, m.HasCacheDuration)
 }
 
 func appendFullHash(b []byte, h *FullHash) []byte {
@@ -234,15 +224,9 @@ func ParseSearchUrlsResponse(b []byte) (SearchUrlsResponse, error) {
 			}
 			m.Threats = append(m.Threats, t)
 		case urlsCacheDuration:
-			if err := f.want(protowire.BytesType); err != nil {
-				return m, err
-			}
-			if err := seen.see(f.num); err != nil {
-				return m, err
-			}
-			d, err := ParseDuration(f.b)
+			d, err := readCacheDuration(&f, &seen)
 			if err != nil {
-				return m, fmt.Errorf("cache_duration: %w", err)
+				return m, err
 			}
 			m.CacheDuration, m.HasCacheDuration = d, true
 		}
@@ -262,9 +246,31 @@ func AppendSearchUrlsResponse(b []byte, m *SearchUrlsResponse) []byte {
 		b = protowire.AppendTag(b, urlsThreats, protowire.BytesType)
 		b = protowire.AppendBytes(b, tm)
 	}
-	if m.HasCacheDuration || m.CacheDuration != 0 {
-		b = protowire.AppendTag(b, urlsCacheDuration, protowire.BytesType)
-		b = protowire.AppendBytes(b, AppendDuration(nil, m.CacheDuration))
+	return appendCacheDuration(b, urlsCacheDuration, m.CacheDuration, m.HasCacheDuration)
+}
+
+// readCacheDuration reads f, the singular cache_duration of a search
+// reply: a Duration, given at most once.
+func readCacheDuration(f *field, seen *once) (time.Duration, error) {
+	if err := f.want(protowire.BytesType); err != nil {
+		return 0, err
 	}
-	return b
+	if err := seen.see(f.num); err != nil {
+		return 0, err
+	}
+	d, err := ParseDuration(f.b)
+	if err != nil {
+		return 0, fmt.Errorf("cache_duration: %w", err)
+	}
+	return d, nil
+}
+
+// appendCacheDuration appends d as field num, the cache_duration of a
+// search reply, when has is set or d is not zero.
+func appendCacheDuration(b []byte, num protowire.Number, d time.Duration, has bool) []byte {
+	if !has && d == 0 {
+		return b
+	}
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	return protowire.AppendBytes(b, AppendDuration(nil, d))
 }
