@@ -233,13 +233,8 @@ func replyBody(w http.ResponseWriter, isJSON bool, body []byte) {
 }
 
 // replyError sends an error in the form of Google's APIs:
-// {"error": {"code": 400, "message": "...", "status": "INVALID_ARGUMENT"}}.
-// A 405 is named METHOD_NOT_ALLOWED, as the fake server always has named
-// it, where v5http (and Google's code.proto) would say UNIMPLEMENTED.
+// {"error": {"code": 400, "message": "...", "status": "INVALID_ARGUMENT"}},
+// with the status names of google.rpc.Code (a 405 is UNIMPLEMENTED).
 func replyError(w http.ResponseWriter, code int, msg string) {
-	status := v5http.StatusName(code)
-	if code == http.StatusMethodNotAllowed {
-		status = "METHOD_NOT_ALLOWED"
-	}
-	v5http.WriteError(w, code, status, msg)
+	v5http.WriteError(w, code, v5http.StatusName(code), msg)
 }
