@@ -164,6 +164,34 @@
 //     encapsulated requests and replies, and their Binary HTTP, of
 //     [ohttp.MaxMessageSize], checked before the work.
 //
+// # Mirrors
+//
+// A mirror serves the lists and searches of one Client to a fleet of
+// other clients: package [github.com/urlspec/urlspec/safebrowse/mirror],
+// which cmd/sbserver -mirror mounts. It needs four things of a Client
+// that lookups do not, and any caller may use them:
+//
+//   - [NewMirrorSource] returns a Client that keeps every list of
+//     Config.Lists, gc-32b included, whatever its Mode, since a mirror
+//     serves them all; its lookups still follow its Mode. NoStorage keeps
+//     no list, and is an error.
+//   - [Client.ListSnapshot] copies one list as the client holds it: its
+//     version and its hashes (sorted and concatenated, the caller's own)
+//     from one state, never half an update, their SHA-256, and the
+//     list's status. It copies and hashes the whole list, so a caller
+//     takes one when [Client.Lists] shows a new version, not per request.
+//   - [Client.SearchPrefixes] asks hashes:search about raw 4-byte
+//     prefixes, at most [MaxSearchPrefixes] at once, on a lookup's terms:
+//     split as a lookup's request is, its reply cached and counted in
+//     [Stats], a full hash for a prefix not asked dropped, and the
+//     searches' back-off shared, so that while it lasts no request goes
+//     and a [*BackoffError] returns. It never answers from the cache: a
+//     caller asks because it holds no fresh answer.
+//   - [Client.HashLists] asks ListHashLists for every list the server
+//     serves, with its metadata ([ListInfo]): at most 100 pages, each
+//     reply at most [MaxSearchReply] bytes. It is no update: it neither
+//     counts in Stats nor backs off.
+//
 // # Decisions where the spec is silent
 //
 //   - Search errors are returned, not turned into SAFE (Local List step 3).
