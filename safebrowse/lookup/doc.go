@@ -168,7 +168,7 @@
 //
 // A mirror serves the lists and searches of one Client to a fleet of
 // other clients: package [github.com/urlspec/urlspec/safebrowse/mirror],
-// which cmd/sbserver -mirror mounts. It needs four things of a Client
+// which cmd/sbserver -mirror mounts. It needs five things of a Client
 // that lookups do not, and any caller may use them:
 //
 //   - [NewMirrorSource] returns a Client that keeps every list of
@@ -180,6 +180,9 @@
 //     from one state, never half an update, their SHA-256, and the
 //     list's status. It copies and hashes the whole list, so a caller
 //     takes one when [Client.Lists] shows a new version, not per request.
+//   - [Client.ListsGeneration] grows at the end of every update, so that
+//     a caller that reads Lists per request keeps what it returned until
+//     the number moves, and copies nothing per request; read it first.
 //   - [Client.SearchPrefixes] asks hashes:search about raw 4-byte
 //     prefixes, at most [MaxSearchPrefixes] at once, on a lookup's terms:
 //     split as a lookup's request is, its reply cached and counted in

@@ -78,6 +78,9 @@ func (c *Client) Update(ctx context.Context) (result error) {
 // since it was updated: the save's failure is returned, and is no failed
 // request.
 func (c *Client) update(ctx context.Context) error {
+	// After every change, so that a caller who read the generation
+	// before Lists sees it move past anything Lists may have missed.
+	defer c.listsGen.Add(1)
 	err := c.fetchDue(ctx)
 	return errors.Join(err, c.saveUnsaved())
 }
