@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -351,9 +350,11 @@ func (m *Mirror) serveLists(req *request) ([][]byte, *apiError) {
 		l.mu.Lock()
 		m.refresh(l, st)
 		var e *encoded
-		err := &apiError{status: http.StatusServiceUnavailable, msg: fmt.Sprintf("mirror: list %s not loaded yet", name)}
+		var err *apiError
 		if l.loaded {
 			e, err = l.reply(versions[name], c)
+		} else {
+			err = &apiError{status: http.StatusServiceUnavailable, msg: "mirror: list " + name + " not loaded yet"}
 		}
 		l.mu.Unlock()
 		if err != nil {
