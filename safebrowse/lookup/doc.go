@@ -260,7 +260,10 @@
 //     or [DefaultMaxDatabaseEntries] (2^24 hashes a list), and a reply
 //     that would make a list hold more (its additions' count plus the
 //     hashes kept, less the removals) is corrupt, refused before a byte
-//     of its Rice data is decoded; the old list answers. The body limits
+//     of its Rice data is decoded; the old list answers. The list body
+//     limit follows from it too: N×(w+6) bytes and 4 KiB for each list of
+//     w-byte hashes a request names, at most [MaxListReply], whose doc
+//     derives it. The body limits
 //     ([MaxSearchReply], [MaxListReply]) count the bytes read after gzip
 //     is inflated, so a gzip bomb costs its inflated body, at most the
 //     limit, and is then refused by its count: 16 KiB of gzip that
