@@ -263,7 +263,8 @@
 //     of its Rice data is decoded; the old list answers. The list body
 //     limit follows from it too: N×(w+6) bytes and 4 KiB for each list of
 //     w-byte hashes a request names, at most [MaxListReply], whose doc
-//     derives it. The body limits
+//     derives it. A reply whose Content-Length passes its limit is
+//     refused before a byte is read. The body limits
 //     ([MaxSearchReply], [MaxListReply]) count the bytes read after gzip
 //     is inflated, so a gzip bomb costs its inflated body, at most the
 //     limit, and is then refused by its count: 16 KiB of gzip that

@@ -23,8 +23,9 @@ import (
 // DefaultBaseURL is the server of the v5 API, used when Config.BaseURL is "".
 const DefaultBaseURL = "https://safebrowsing.googleapis.com"
 
-// The limits on reply bodies. A longer body is an error ([ErrCorruptReply]),
-// read no further.
+// The limits on reply bodies. A longer body is an error ([ErrCorruptReply]):
+// refused before a byte is read when its Content-Length says so, else read
+// no further than one byte past the limit.
 const (
 	// MaxSearchReply bounds a hashes:search reply: 1000 prefixes, each with
 	// a few full hashes of 32 bytes, take a few hundred kilobytes.
@@ -135,6 +136,11 @@ func (c *Client) get1(ctx context.Context, method, path string, rawQuery string,
 		if mt != "application/x-protobuf" && mt != "application/octet-stream" && mt != "application/protobuf" {
 			return nil, fmt.Errorf("lookup: %s: %w: Content-Type %s, want application/x-protobuf", method, ErrCorruptReply, inputerr.Quote(mask(ct, c.key)))
 		}
+	}
+	if resp.ContentLength > limit {
+		// Refused before a byte is read (a gzip reply has no length,
+		// and is counted as it is read, after inflating).
+		return nil, fmt.Errorf("lookup: %s: %w: body of %d bytes, over %d", method, ErrCorruptReply, resp.ContentLength, limit)
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {

@@ -438,8 +438,9 @@ func padTo(t *testing.T, msg []byte, size int) []byte {
 }
 
 // TestListReplyOverLimit: a list reply one byte over its limit is
-// refused, one at the limit is taken, and one far over is read no
-// further than one byte past the limit.
+// refused, one at the limit is taken; a reply that declares its length
+// is refused before a byte of it is read, and one that does not is read
+// no further than one byte past the limit.
 func TestListReplyOverLimit(t *testing.T) {
 	const n = 1024
 	limit := int(n*10 + listFraming) // se-4b alone, at MaxDatabaseEntries n
@@ -454,10 +455,17 @@ func TestListReplyOverLimit(t *testing.T) {
 	}{
 		// At the limit, chunked: taken.
 		{"at the limit", Config{MaxDatabaseEntries: n}, limit, 0, false, limit},
+		// At the limit, with its length: taken.
+		{"at the limit, declared", Config{MaxDatabaseEntries: n}, limit, limit, false, limit},
 		// One byte over, chunked: refused once that byte is read.
 		{"one over", Config{MaxDatabaseEntries: n}, limit + 1, 0, true, limit + 1},
+		// One byte over, declared: refused unread.
+		{"one over, declared", Config{MaxDatabaseEntries: n}, limit + 1, limit + 1, true, 0},
 		// Far over, chunked: read no further than one byte past the limit.
 		{"far over", Config{MaxDatabaseEntries: n}, 4 * limit, 0, true, limit + 1},
+		// The default lists at the default n, one byte over MaxListReply,
+		// declared: refused unread, with no 256 MiB sent.
+		{"MaxListReply", Config{}, 0, MaxListReply + 1, true, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
