@@ -263,7 +263,7 @@ func New(cfg Config) (*Client, error) {
 		rand:       rand.Float64,
 	}
 	c.sleep = c.sleepTimer
-	c.searches.method, c.searches.search = methodSearch, true
+	c.searches.method, c.searches.op = methodSearch, searchOperator
 	c.updates.method = "update"
 	if c.log == nil {
 		c.log = slog.New(slog.NewTextHandler(io.Discard, nil))
