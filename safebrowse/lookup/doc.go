@@ -154,10 +154,12 @@
 //     not server failures.
 //   - A pinned KeyConfig is never fetched, dropped or refetched: a 422
 //     fails the search and is logged.
-//   - Key fetches back off as Chromium's do: after 3 consecutive failures,
-//     5 minutes, doubling with each further failure up to 24 hours (Run
-//     retries after a minute before that). Meanwhile searches fail with
-//     the fetch's error as cause, if the client has no key.
+//   - Key fetches back off as Chromium's do (see the Decisions): 3
+//     consecutive failures start 5 minutes; failures are then counted
+//     afresh, and each 3 more with no success since start a back-off
+//     twice the last, up to 24 hours. Outside a back-off, Run retries a
+//     failed fetch after a minute. Meanwhile searches fail with the
+//     fetch's error as cause, if the client has no key.
 //   - [Stats] counts key fetches and key errors; [Client.OHTTPStatus]
 //     reports the key in use and the last key error.
 //   - Limits: a key configuration of [ohttp.MaxKeyConfigsSize] bytes, and
@@ -207,6 +209,16 @@
 //     long, at most 30 minutes, and a success brings it back to 5. When a
 //     back-off ends, failures are counted afresh from zero. The waits are
 //     not randomised, as in Chromium.
+//   - OHTTP key fetches back off by the same rule as searches, with the
+//     parameters Chromium's OhttpKeyService gives it: 3 failures, 5
+//     minutes, at most 24 hours
+//     (https://source.chromium.org/chromium/chromium/src/+/main:components/safe_browsing/core/browser/hashprefix_realtime/ohttp_key_service.cc
+//     and, for the rule, utils/backoff_operator.cc). So a key server that
+//     stays down sees 3 fetches a back-off, a minute apart (Chromium's
+//     kAsyncFetchCheckMinInterval), and then a pause: 5 minutes, 10, 20,
+//     and so on up to a day, rather than one fetch a back-off doubling
+//     from the third failure. A success brings the next back-off to 5
+//     minutes.
 //   - A failure caused by the caller's context ending, or by Close, does not
 //     count towards the back-off: it says nothing of the server.
 //   - A corrupt list message, like a checksum mismatch, drops the list's
