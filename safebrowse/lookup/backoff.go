@@ -18,17 +18,27 @@ const (
 	MaxBackoff  = 24 * time.Hour
 )
 
+// An operator is the rule of Chromium's BackoffOperator
+// (https://source.chromium.org/chromium/chromium/src/+/main:components/safe_browsing/core/browser/utils/backoff_operator.cc):
+// failures consecutive failures start a back-off of min; the next
+// back-off with no success between the two lasts twice the last, at most
+// max. When a back-off ends, the count of failures starts again from
+// zero, and a failure while it lasts (of a request sent before it began)
+// neither starts nor lengthens one. The waits are not randomised.
+type operator struct {
+	failures int
+	min, max time.Duration
+}
+
 // The back-off of hashes:search, that of Chromium's v5 real-time client
-// (components/safe_browsing/core/browser/utils/backoff_operator.cc, as
-// hash_realtime_service.cc configures it): searchFailures consecutive
-// failures start a back-off of searchBackoffMin; the next back-off with no
-// success between the two lasts twice the last, at most searchBackoffMax.
-// When a back-off ends, the count of failures starts again from zero.
+// (hash_realtime_service.cc configures its BackoffOperator so).
 const (
 	searchFailures   = 3
 	searchBackoffMin = 5 * time.Minute
 	searchBackoffMax = 30 * time.Minute
 )
+
+var searchOperator = operator{searchFailures, searchBackoffMin, searchBackoffMax}
 
 // backoffDelay returns the wait of updates after the n-th consecutive
 // failure (n ≥ 1), r being the random number in [0, 1).
@@ -43,20 +53,20 @@ func backoffDelay(n int, r float64) time.Duration {
 	return min(d, MaxBackoff)
 }
 
-// A backoff counts the consecutive failures of one kind of request (updates
-// or searches) and refuses requests until the wait has passed. Updates
-// follow backoffDelay from the first failure; searches follow Chromium's
-// rule (search is true).
+// A backoff counts the consecutive failures of one kind of request
+// (updates, searches, OHTTP key fetches) and refuses requests until the
+// wait has passed. Updates follow backoffDelay from the first failure;
+// the others follow Chromium's rule, op.
 type backoff struct {
 	method string
-	search bool
+	op     operator // zero for updates
 
 	mu       sync.Mutex
 	failures int       // consecutive failures
 	until    time.Time // no request before this time; zero: none refused
 	last     error     // the last failure
 
-	// For searches: the wait of the last back-off, and whether a request
+	// For Chromium's rule: the wait of the last back-off, and whether a request
 	// has failed in every attempt since it began (Chromium's
 	// !did_successful_request_since_last_backoff_).
 	wait      time.Duration
@@ -74,7 +84,7 @@ func (b *backoff) check(now time.Time) error {
 }
 
 // fail records a failed request at now, r being the random number in [0, 1)
-// (unused by searches, whose waits Chromium does not randomise). It reports
+// (unused by Chromium's rule, whose waits are not randomised). It reports
 // whether the request started a back-off.
 func (b *backoff) fail(now time.Time, r float64, err error) bool {
 	if isKeyEvent(err) {
@@ -83,7 +93,7 @@ func (b *backoff) fail(now time.Time, r float64, err error) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.last = err
-	if !b.search {
+	if b.op.failures == 0 {
 		b.failures++
 		b.until = now.Add(backoffDelay(b.failures, r))
 		return true
@@ -93,15 +103,15 @@ func (b *backoff) fail(now time.Time, r float64, err error) bool {
 		b.failures, b.until = 0, time.Time{}
 	}
 	b.failures++
-	if b.failures < searchFailures || !b.until.IsZero() {
+	if b.failures < b.op.failures || !b.until.IsZero() {
 		// Too few failures yet, or a request sent before the back-off
 		// began: it neither starts nor lengthens one.
 		return false
 	}
 	if b.noSuccess {
-		b.wait = min(2*b.wait, searchBackoffMax)
+		b.wait = min(2*b.wait, b.op.max)
 	} else {
-		b.wait = searchBackoffMin
+		b.wait = b.op.min
 	}
 	b.until, b.noSuccess = now.Add(b.wait), true
 	return true

@@ -171,6 +171,9 @@ type Client struct {
 	updates  backoff // of hashList and hashLists:batchGet
 
 	updateMu sync.Mutex // serialises updates
+	// listsGen grows at the end of each update, once what Lists reports
+	// has changed, if it has ([Client.ListsGeneration]).
+	listsGen atomic.Uint64
 	statusMu sync.Mutex // guards the status of each list: next, err, updated
 	ready    chan struct{}
 	isReady  atomic.Bool
@@ -260,7 +263,7 @@ func New(cfg Config) (*Client, error) {
 		rand:       rand.Float64,
 	}
 	c.sleep = c.sleepTimer
-	c.searches.method, c.searches.search = methodSearch, true
+	c.searches.method, c.searches.op = methodSearch, searchOperator
 	c.updates.method = "update"
 	if c.log == nil {
 		c.log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -558,6 +561,17 @@ func (c *Client) Lists() []ListStatus {
 	}
 	return out
 }
+
+// ListsGeneration returns a number that grows at the end of every
+// update, once the lists, their status and the updates' back-off have
+// changed. Read before [Client.Lists], it names what Lists returned:
+// while it has not moved, Lists would report the same, but for Next,
+// which Lists moves to the end of the updates' back-off only while that
+// lasts (where the two differ, both are in the past). A caller that
+// reads Lists per request, as a mirror does, keeps what Lists returned
+// until the number moves, and so copies nothing per request. It does
+// not allocate.
+func (c *Client) ListsGeneration() uint64 { return c.listsGen.Load() }
 
 // sleepTimer waits d, or until ctx ends or the client is closed.
 func (c *Client) sleepTimer(ctx context.Context, d time.Duration) error {

@@ -154,15 +154,48 @@
 //     not server failures.
 //   - A pinned KeyConfig is never fetched, dropped or refetched: a 422
 //     fails the search and is logged.
-//   - Key fetches back off as Chromium's do: after 3 consecutive failures,
-//     5 minutes, doubling with each further failure up to 24 hours (Run
-//     retries after a minute before that). Meanwhile searches fail with
-//     the fetch's error as cause, if the client has no key.
+//   - Key fetches back off as Chromium's do (see the Decisions): 3
+//     consecutive failures start 5 minutes; failures are then counted
+//     afresh, and each 3 more with no success since start a back-off
+//     twice the last, up to 24 hours. Outside a back-off, Run retries a
+//     failed fetch after a minute. Meanwhile searches fail with the
+//     fetch's error as cause, if the client has no key.
 //   - [Stats] counts key fetches and key errors; [Client.OHTTPStatus]
 //     reports the key in use and the last key error.
 //   - Limits: a key configuration of [ohttp.MaxKeyConfigsSize] bytes, and
 //     encapsulated requests and replies, and their Binary HTTP, of
 //     [ohttp.MaxMessageSize], checked before the work.
+//
+// # Mirrors
+//
+// A mirror serves the lists and searches of one Client to a fleet of
+// other clients: package [github.com/urlspec/urlspec/safebrowse/mirror],
+// which cmd/sbserver -mirror mounts. It needs five things of a Client
+// that lookups do not, and any caller may use them:
+//
+//   - [NewMirrorSource] returns a Client that keeps every list of
+//     Config.Lists, gc-32b included, whatever its Mode, since a mirror
+//     serves them all; its lookups still follow its Mode. NoStorage keeps
+//     no list, and is an error.
+//   - [Client.ListSnapshot] copies one list as the client holds it: its
+//     version and its hashes (sorted and concatenated, the caller's own)
+//     from one state, never half an update, their SHA-256, and the
+//     list's status. It copies and hashes the whole list, so a caller
+//     takes one when [Client.Lists] shows a new version, not per request.
+//   - [Client.ListsGeneration] grows at the end of every update, so that
+//     a caller that reads Lists per request keeps what it returned until
+//     the number moves, and copies nothing per request; read it first.
+//   - [Client.SearchPrefixes] asks hashes:search about raw 4-byte
+//     prefixes, at most [MaxSearchPrefixes] at once, on a lookup's terms:
+//     split as a lookup's request is, its reply cached and counted in
+//     [Stats], a full hash for a prefix not asked dropped, and the
+//     searches' back-off shared, so that while it lasts no request goes
+//     and a [*BackoffError] returns. It never answers from the cache: a
+//     caller asks because it holds no fresh answer.
+//   - [Client.HashLists] asks ListHashLists for every list the server
+//     serves, with its metadata ([ListInfo]): at most 100 pages, each
+//     reply at most [MaxSearchReply] bytes. It is no update: it neither
+//     counts in Stats nor backs off.
 //
 // # Decisions where the spec is silent
 //
@@ -176,6 +209,16 @@
 //     long, at most 30 minutes, and a success brings it back to 5. When a
 //     back-off ends, failures are counted afresh from zero. The waits are
 //     not randomised, as in Chromium.
+//   - OHTTP key fetches back off by the same rule as searches, with the
+//     parameters Chromium's OhttpKeyService gives it: 3 failures, 5
+//     minutes, at most 24 hours
+//     (https://source.chromium.org/chromium/chromium/src/+/main:components/safe_browsing/core/browser/hashprefix_realtime/ohttp_key_service.cc
+//     and, for the rule, utils/backoff_operator.cc). So a key server that
+//     stays down sees 3 fetches a back-off, a minute apart (Chromium's
+//     kAsyncFetchCheckMinInterval), and then a pause: 5 minutes, 10, 20,
+//     and so on up to a day, rather than one fetch a back-off doubling
+//     from the third failure. A success brings the next back-off to 5
+//     minutes.
 //   - A failure caused by the caller's context ending, or by Close, does not
 //     count towards the back-off: it says nothing of the server.
 //   - A corrupt list message, like a checksum mismatch, drops the list's
@@ -229,7 +272,11 @@
 //     or [DefaultMaxDatabaseEntries] (2^24 hashes a list), and a reply
 //     that would make a list hold more (its additions' count plus the
 //     hashes kept, less the removals) is corrupt, refused before a byte
-//     of its Rice data is decoded; the old list answers. The body limits
+//     of its Rice data is decoded; the old list answers. The list body
+//     limit follows from it too: N×(w+6) bytes and 4 KiB for each list of
+//     w-byte hashes a request names, at most [MaxListReply], whose doc
+//     derives it. A reply whose Content-Length passes its limit is
+//     refused before a byte is read. The body limits
 //     ([MaxSearchReply], [MaxListReply]) count the bytes read after gzip
 //     is inflated, so a gzip bomb costs its inflated body, at most the
 //     limit, and is then refused by its count: 16 KiB of gzip that

@@ -425,7 +425,7 @@ func TestSearchBackoffRule(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b := backoff{method: methodSearch, search: true}
+			b := backoff{method: methodSearch, op: searchOperator}
 			now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 			errFailed := errors.New("failed")
 			start := now

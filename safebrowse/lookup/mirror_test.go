@@ -11,7 +11,9 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"net/http"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -276,4 +278,110 @@ func ExampleClient_HashLists() {
 	// uws-4b 4
 	// uwsa-4b 4
 	// pha-4b 4
+}
+
+// TestListsGeneration: the generation moves after every update that
+// changes what Lists reports (a new version, a failure, a recovery), so
+// that a copy of Lists kept by generation, read before it, is never
+// stale once an update has returned, even while updates run meanwhile.
+func TestListsGeneration(t *testing.T) {
+	s := sbtest.NewServer(sbtest.WithMinimumWait(time.Nanosecond)) // due again at once
+	t.Cleanup(s.Close)
+	var c *lookup.Client
+	var mu sync.Mutex
+	var gen uint64
+	var kept []lookup.ListStatus
+	cached := func() []lookup.ListStatus {
+		mu.Lock()
+		defer mu.Unlock()
+		if g := c.ListsGeneration(); kept == nil || g != gen {
+			gen, kept = g, c.Lists()
+		}
+		return kept
+	}
+	// The copy is also taken while each fetch is in flight, the update
+	// begun and its reply not yet applied: it must not outlive the update.
+	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		cached()
+		return http.DefaultTransport.RoundTrip(r)
+	})}
+	c = newClient(t, s, lookup.Config{Lists: []string{"se-4b"}, HTTPClient: hc})
+	same := func(step string) {
+		t.Helper()
+		got, want := cached()[0], c.Lists()[0]
+		if !bytes.Equal(got.Version, want.Version) || got.Loaded != want.Loaded || got.Entries != want.Entries ||
+			!got.Next.Equal(want.Next) || (got.Err == nil) != (want.Err == nil) {
+			t.Errorf("%s: kept %+v, Lists says %+v", step, got, want)
+		}
+	}
+	same("before any update")
+	// Someone reading all along, so that the race detector sees the
+	// generation and the lists read against the updates.
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				c.ListsGeneration()
+				c.Lists()
+			}
+		}
+	}()
+	for i := range 5 {
+		s.Add("se-4b", fmt.Sprintf("site%d.example/", i))
+		before := c.ListsGeneration()
+		if err := c.Update(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if c.ListsGeneration() == before {
+			t.Errorf("update %d: the generation did not move", i)
+		}
+		same(fmt.Sprintf("after update %d", i))
+	}
+	s.Inject(sbtest.Fault{Endpoint: "hashList", Status: 503, Times: 1})
+	c.Update(context.Background())
+	same("after a failed update")
+	if cached()[0].Err == nil {
+		t.Error("the failure is not in what was kept")
+	}
+	close(stop)
+	<-done
+	// No update, no move.
+	if g := c.ListsGeneration(); g != c.ListsGeneration() || g != gen {
+		t.Errorf("the generation moved with no update: %d, then %d", gen, g)
+	}
+}
+
+// roundTripFunc is an http.RoundTripper.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// ExampleClient_ListsGeneration keeps a copy of Lists until an update
+// changes it, as a mirror does per request.
+func ExampleClient_ListsGeneration() {
+	s := sbtest.NewServer()
+	defer s.Close()
+	s.Add("se-4b", "evil.example/")
+	c, err := lookup.New(lookup.Config{APIKey: s.APIKey, BaseURL: s.URL, Lists: []string{"se-4b"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	gen, lists := c.ListsGeneration(), c.Lists()
+	fmt.Println(lists[0].Name, lists[0].Loaded)
+	if err := c.Update(context.Background()); err != nil {
+		log.Fatal(err)
+	}
+	if g := c.ListsGeneration(); g != gen {
+		gen, lists = g, c.Lists() // read the generation first
+	}
+	fmt.Println(lists[0].Name, lists[0].Loaded, lists[0].Entries)
+	// Output:
+	// se-4b false
+	// se-4b true 1
 }

@@ -128,6 +128,7 @@ func newOHTTP(cfg *OHTTPConfig, c *Client) (*ohttpState, error) {
 		changed: make(chan struct{}),
 		sleep:   c.sleepTimer,
 	}
+	k.fetches.method, k.fetches.op = methodKey, ohttpKeyOperator
 	if k.jitter == 0 {
 		k.jitter = defaultKeyRefetchJitter
 	}

@@ -22,10 +22,16 @@ import (
 // The life of the OHTTP key. Google asks clients to fetch the key once a
 // day; a refetch that the gateway asks for waits a random delay of up to
 // KeyRefetchJitter, 60 s by default as in Chromium's ohttp_key_service.
-// Failed fetches back off as Chromium's do: after ohttpKeyFailures
-// consecutive failures, ohttpKeyBackoffMin, doubling with each further
-// failure up to ohttpKeyBackoffMax; before that, Run retries after
-// ohttpKeyRetry.
+// Failed fetches back off by Chromium's BackoffOperator with the
+// parameters its OhttpKeyService gives it
+// (https://source.chromium.org/chromium/chromium/src/+/main:components/safe_browsing/core/browser/hashprefix_realtime/ohttp_key_service.cc,
+// kNumFailuresToEnforceBackoff, kMinBackOffResetDurationInSeconds and
+// kMaxBackOffResetDurationInSeconds): ohttpKeyFailures consecutive
+// failures start a back-off of ohttpKeyBackoffMin, and the next with no
+// success since lasts twice the last, up to ohttpKeyBackoffMax; when one
+// ends, failures are counted afresh. Outside a back-off, Run retries a
+// failed fetch after ohttpKeyRetry, as Chromium's async fetch does after
+// kAsyncFetchCheckMinInterval.
 const (
 	ohttpKeyRefresh         = 24 * time.Hour
 	defaultKeyRefetchJitter = 60 * time.Second
@@ -34,6 +40,8 @@ const (
 	ohttpKeyBackoffMax      = 24 * time.Hour
 	ohttpKeyRetry           = time.Minute
 )
+
+var ohttpKeyOperator = operator{ohttpKeyFailures, ohttpKeyBackoffMin, ohttpKeyBackoffMax}
 
 // methodKey names a key fetch in errors and logs.
 const methodKey = "ohttp/hpkekeyconfig"
@@ -49,15 +57,15 @@ type ohttpState struct {
 	running atomic.Int32 // Run's key loops; while one runs, Update leaves the key to it
 	fetchMu sync.Mutex   // serialises key fetches
 
-	mu       sync.Mutex
-	key      *ohttp.Client // nil: none
-	fetched  time.Time     // when key was fetched; zero if pinned or none
-	err      error         // the last key error
-	held     bool          // a key has been held once
-	changed  chan struct{} // closed, then replaced, when a fetch ends
-	timer    *time.Timer   // the refetch the gateway asked for, pending
-	failures int           // consecutive failed fetches
-	until    time.Time     // no fetch before this time; zero: none refused
+	fetches backoff // of key fetches
+
+	mu      sync.Mutex
+	key     *ohttp.Client // nil: none
+	fetched time.Time     // when key was fetched; zero if pinned or none
+	err     error         // the last key error
+	held    bool          // a key has been held once
+	changed chan struct{} // closed, then replaced, when a fetch ends
+	timer   *time.Timer   // the refetch the gateway asked for, pending
 
 	sleep func(ctx context.Context, d time.Duration) error // injected by tests
 }
@@ -114,13 +122,9 @@ func (c *Client) fetchOHTTPKey(ctx context.Context, force bool) error {
 	if !force && !k.due(now) {
 		return nil
 	}
-	k.mu.Lock()
-	if !k.until.IsZero() && now.Before(k.until) {
-		err := &BackoffError{Method: methodKey, Until: k.until, Failures: k.failures, Err: k.err}
-		k.mu.Unlock()
+	if err := k.fetches.check(now); err != nil {
 		return err
 	}
-	k.mu.Unlock()
 
 	c.stats.ohttpKeyFetches.Add(1)
 	key, err := c.getOHTTPKey(ctx)
@@ -130,21 +134,18 @@ func (c *Client) fetchOHTTPKey(ctx context.Context, force bool) error {
 		if ctx.Err() != nil || c.closing.Err() != nil {
 			return err // no sign of a server in trouble
 		}
+		k.fetches.fail(now, 0, err)
+		n, until := k.fetches.state()
 		k.mu.Lock()
 		k.err = err
-		k.failures++
-		if n := k.failures - ohttpKeyFailures; n >= 0 {
-			k.until = now.Add(min(ohttpKeyBackoffMin<<min(n, 20), ohttpKeyBackoffMax))
-		}
-		n, until := k.failures, k.until
 		k.notify()
 		k.mu.Unlock()
 		c.log.Warn("lookup: OHTTP key fetch failed", "failures", n, "until", until, "err", err)
 		return err
 	}
+	k.fetches.reset()
 	k.mu.Lock()
 	k.key, k.fetched, k.err, k.held = key, now, nil, true
-	k.failures, k.until = 0, time.Time{}
 	k.notify()
 	k.mu.Unlock()
 	c.log.Info("lookup: OHTTP key fetched", "key_id", key.Suite().KeyID, "suite", key.Suite().String())
@@ -287,11 +288,12 @@ func (c *Client) runOHTTPKey(ctx context.Context) error {
 		}
 		c.fetchOHTTPKey(ctx, false) // a failure is logged and recorded
 		now := c.now()
+		_, until := k.fetches.state()
 		k.mu.Lock()
-		wait := ohttpKeyRetry // after a failure, before the back-off
+		wait := ohttpKeyRetry // after a failure, outside a back-off
 		switch {
-		case !k.until.IsZero() && k.until.After(now):
-			wait = k.until.Sub(now)
+		case until.After(now):
+			wait = until.Sub(now)
 		case k.key != nil && now.Before(k.fetched.Add(ohttpKeyRefresh)):
 			wait = k.fetched.Add(ohttpKeyRefresh).Sub(now)
 		}

@@ -16,8 +16,10 @@ import (
 
 // TestOHTTPKeySchedule: Run's key loop on a fake clock. A key is fetched
 // again when it is a day old; failed fetches are retried after a minute,
-// then back off after three failures, 5 minutes doubling up to a day; a
-// success ends the back-off.
+// and back off as Chromium's OhttpKeyService does: three failures start
+// 5 minutes, then each three more (counted afresh when a back-off ends)
+// twice the last, up to a day; a success ends the back-off and brings
+// the next back to 5 minutes.
 func TestOHTTPKeySchedule(t *testing.T) {
 	s := sbtest.NewServer()
 	defer s.Close()
@@ -60,18 +62,19 @@ func TestOHTTPKeySchedule(t *testing.T) {
 	}
 
 	s.Inject(sbtest.Fault{Endpoint: "hpkekeyconfig", Status: 503})
-	got := run(13)
-	want := []time.Duration{
-		// The key is a day old by now: the fetch fails, twice retried after
-		// a minute.
-		time.Minute, time.Minute,
-		// The third failure starts the back-off.
-		5 * time.Minute, 10 * time.Minute, 20 * time.Minute, 40 * time.Minute, 80 * time.Minute,
-		160 * time.Minute, 320 * time.Minute, 640 * time.Minute, 1280 * time.Minute,
-		day, day, // 2560 minutes and more, capped
+	before := s.Requests("hpkekeyconfig")
+	// Chromium's OhttpKeyService: three failures a minute apart start a
+	// back-off; when it ends, failures are counted afresh, and the next
+	// three start one twice as long, 5 minutes doubling up to a day.
+	var want []time.Duration
+	for _, b := range []time.Duration{5, 10, 20, 40, 80, 160, 320, 640, 1280, 1440, 1440} {
+		want = append(want, time.Minute, time.Minute, b*time.Minute)
 	}
-	if !reflect.DeepEqual(got, want) {
+	if got := run(len(want)); !reflect.DeepEqual(got, want) {
 		t.Errorf("waits %v,\nwant %v", got, want)
+	}
+	if n := s.Requests("hpkekeyconfig") - before; n != len(want) {
+		t.Errorf("%d fetches while failing, want %d: three a back-off", n, len(want))
 	}
 	// A failure does not drop the key the client holds: the gateway did
 	// not refuse it.
@@ -85,5 +88,10 @@ func TestOHTTPKeySchedule(t *testing.T) {
 	}
 	if st := c.OHTTPStatus(); st.Err != nil {
 		t.Errorf("after recovery: %+v", st)
+	}
+	// A success brings the next back-off back to 5 minutes.
+	s.Inject(sbtest.Fault{Endpoint: "hpkekeyconfig", Status: 503})
+	if got, want := run(3), []time.Duration{time.Minute, time.Minute, 5 * time.Minute}; !reflect.DeepEqual(got, want) {
+		t.Errorf("failing again after a success: waits %v, want %v", got, want)
 	}
 }

@@ -23,14 +23,31 @@ import (
 // DefaultBaseURL is the server of the v5 API, used when Config.BaseURL is "".
 const DefaultBaseURL = "https://safebrowsing.googleapis.com"
 
-// The limits on reply bodies. A longer body is an error ([ErrCorruptReply]),
-// read no further.
+// The limits on reply bodies. A longer body is an error ([ErrCorruptReply]):
+// refused before a byte is read when its Content-Length says so, else read
+// no further than one byte past the limit.
 const (
 	// MaxSearchReply bounds a hashes:search reply: 1000 prefixes, each with
 	// a few full hashes of 32 bytes, take a few hundred kilobytes.
 	MaxSearchReply = 4 << 20
-	// MaxListReply bounds a hashList or hashLists:batchGet reply: the five
-	// threat lists, Rice-coded, hold a few megabytes.
+	// MaxListReply caps a hashList or hashLists:batchGet reply, whatever
+	// the lists asked for. A reply is bounded first by what the client
+	// asks: with sizeConstraints.maxDatabaseEntries N, a list of w-byte
+	// hashes gets at most N additions and N removals, and Rice-coded with
+	// a parameter in the API's range that fits the data (as Google's
+	// server and package hashlist choose it), an addition costs at most
+	// w+1 bytes and a removal (a 4-byte index) at most 5. With 4 KiB for
+	// the list's name, version (at most [MaxVersion]), checksum and
+	// tags, a request may take N×(w+6) + 4 KiB for each list it names,
+	// and never more than MaxListReply. The body is held whole while it
+	// is read, up to twice its size, so the cap is what one update may
+	// cost beyond the lists: at the default N of 2^24 it decides (the
+	// sum is 160 MiB for each 4-byte list and 608 MiB for gc-32b).
+	// 256 MiB holds the five threat lists of 2^24 prefixes each, coded
+	// with the Rice parameter that fits them (package hashlist's encoder
+	// gives about 1.4 bytes a prefix, 22 MiB a list), and 5 million
+	// gc-32b hashes beside them (about 29.5 bytes each). A smaller
+	// Config.MaxDatabaseEntries lowers the limit with it.
 	MaxListReply = 256 << 20
 	// maxErrorBody bounds the body of an error reply, of which at most
 	// maxMessage bytes go into a StatusError.
@@ -119,6 +136,11 @@ func (c *Client) get1(ctx context.Context, method, path string, rawQuery string,
 		if mt != "application/x-protobuf" && mt != "application/octet-stream" && mt != "application/protobuf" {
 			return nil, fmt.Errorf("lookup: %s: %w: Content-Type %s, want application/x-protobuf", method, ErrCorruptReply, inputerr.Quote(mask(ct, c.key)))
 		}
+	}
+	if resp.ContentLength > limit {
+		// Refused before a byte is read (a gzip reply has no length,
+		// and is counted as it is read, after inflating).
+		return nil, fmt.Errorf("lookup: %s: %w: body of %d bytes, over %d", method, ErrCorruptReply, resp.ContentLength, limit)
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {

@@ -29,7 +29,27 @@ const (
 	// Dir is capped: a list is fetched again within a day, whatever the
 	// reply said.
 	MaxMinimumWait = 24 * time.Hour
+	// listFraming bounds what one list of a reply holds besides its
+	// Rice data: its name, version, checksum, minimum wait and metadata,
+	// the Rice headers, the fields' tags and lengths, and its place in a
+	// batch ([MaxListReply]).
+	listFraming = 4 << 10
 )
+
+// listReplyLimit returns the most bytes a reply to a fetch of the lists
+// due may have, when each may hold at most n hashes: n×(w+6) +
+// listFraming for each list of w-byte hashes, at most MaxListReply, as
+// MaxListReply's doc derives it.
+func listReplyLimit(due []*listState, n int) int64 {
+	var sum int64
+	for _, s := range due {
+		sum += int64(n)*int64(s.list.Width()+6) + listFraming
+		if sum >= MaxListReply {
+			return MaxListReply
+		}
+	}
+	return sum
+}
 
 // Update fetches, once, every list that is due: whose minimum wait has
 // passed (a list never fetched, or whose last reply gave no minimum wait, is
@@ -78,6 +98,9 @@ func (c *Client) Update(ctx context.Context) (result error) {
 // since it was updated: the save's failure is returned, and is no failed
 // request.
 func (c *Client) update(ctx context.Context) error {
+	// After every change, so that a caller who read the generation
+	// before Lists sees it move past anything Lists may have missed.
+	defer c.listsGen.Add(1)
 	err := c.fetchDue(ctx)
 	return errors.Join(err, c.saveUnsaved())
 }
@@ -237,14 +260,14 @@ func refusesRequest(err error) bool {
 // fetch requests the due lists and returns their HashList messages, in the
 // order of due.
 func (c *Client) fetch(ctx context.Context, due []*listState) ([][]byte, error) {
-	maxDB := strconv.Itoa(c.maxEntries)
+	maxDB, limit := strconv.Itoa(c.maxEntries), listReplyLimit(due, c.maxEntries)
 	if len(due) == 1 {
 		s := due[0]
 		q := url.Values{"sizeConstraints.maxDatabaseEntries": {maxDB}}
 		if v := s.list.Version(); !s.whole && len(v) > 0 {
 			q.Set("version", base64.StdEncoding.EncodeToString(v))
 		}
-		body, err := c.get(ctx, methodList, "hashList/"+url.PathEscape(s.name), q, MaxListReply)
+		body, err := c.get(ctx, methodList, "hashList/"+url.PathEscape(s.name), q, limit)
 		if err != nil {
 			return nil, err
 		}
@@ -257,7 +280,7 @@ func (c *Client) fetch(ctx context.Context, due []*listState) ([][]byte, error) 
 			q.Add("version", base64.StdEncoding.EncodeToString(v))
 		}
 	}
-	body, err := c.get(ctx, methodBatch, "hashLists:batchGet", q, MaxListReply)
+	body, err := c.get(ctx, methodBatch, "hashLists:batchGet", q, limit)
 	if err != nil {
 		return nil, err
 	}

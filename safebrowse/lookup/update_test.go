@@ -7,11 +7,18 @@ package lookup
 import (
 	"context"
 	"errors"
+	"io"
 	"log/slog"
+	"math"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/urlspec/urlspec/safebrowse/hashlist"
 )
@@ -349,5 +356,150 @@ func TestBackoffStatus(t *testing.T) {
 	}
 	if got := c.Backoff(); got.UpdateFailures != 0 {
 		t.Errorf("after a success: %+v, want no update failures", got)
+	}
+}
+
+// TestListReplyLimit: a list reply's limit follows from the
+// maxDatabaseEntries sent, per list and its width, capped at
+// MaxListReply.
+func TestListReplyLimit(t *testing.T) {
+	tests := []struct {
+		name  string
+		lists []string
+		n     int
+		want  int64
+	}{
+		// One 4-byte list: n additions of 5 bytes, n removals of 5.
+		{"one 4-byte list", []string{"se-4b"}, 1024, 1024*10 + listFraming},
+		// gc-32b: additions of 33 bytes.
+		{"gc-32b", []string{"gc-32b"}, 1024, 1024*38 + listFraming},
+		// A batch is the sum of its lists.
+		{"batch", []string{"se-4b", "mw-4b", "gc-32b"}, 1 << 20, (1<<20)*(10+10+38) + 3*listFraming},
+		// The default n: one 4-byte list is under the cap.
+		{"default, one list", []string{"se-4b"}, DefaultMaxDatabaseEntries, DefaultMaxDatabaseEntries*10 + listFraming},
+		// The default n: the default lists together pass the cap.
+		{"default, all lists", slices.Concat(DefaultLists, []string{GlobalCache}), DefaultMaxDatabaseEntries, MaxListReply},
+		// The largest n Config takes does not overflow.
+		{"2^31-1", []string{"gc-32b", "se-4b"}, math.MaxInt32, MaxListReply},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var due []*listState
+			for _, name := range tt.lists {
+				l, err := hashlist.New(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				due = append(due, &listState{name: name, list: l})
+			}
+			if got := listReplyLimit(due, tt.n); got != tt.want {
+				t.Errorf("listReplyLimit(%v, %d) = %d, want %d", tt.lists, tt.n, got, tt.want)
+			}
+		})
+	}
+}
+
+// countingBody counts the bytes the client reads of a reply body.
+type countingBody struct {
+	io.ReadCloser
+	n *atomic.Int64
+}
+
+func (b countingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.n.Add(int64(n))
+	return n, err
+}
+
+// countingTransport counts, in n, the bytes of reply bodies read.
+type countingTransport struct{ n *atomic.Int64 }
+
+func (t countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err == nil {
+		resp.Body = countingBody{resp.Body, t.n}
+	}
+	return resp, err
+}
+
+// padTo returns msg with an unknown field appended, so that it is size
+// bytes long; the reader skips the field.
+func padTo(t *testing.T, msg []byte, size int) []byte {
+	t.Helper()
+	for pad := size - len(msg) - 4; pad >= 0; pad-- {
+		b := protowire.AppendTag(slices.Clip(msg), 999, protowire.BytesType)
+		b = protowire.AppendBytes(b, make([]byte, pad))
+		if len(b) == size {
+			return b
+		}
+	}
+	t.Fatalf("cannot pad %d bytes to %d", len(msg), size)
+	return nil
+}
+
+// TestListReplyOverLimit: a list reply one byte over its limit is
+// refused, one at the limit is taken; a reply that declares its length
+// is refused before a byte of it is read, and one that does not is read
+// no further than one byte past the limit.
+func TestListReplyOverLimit(t *testing.T) {
+	const n = 1024
+	limit := int(n*10 + listFraming) // se-4b alone, at MaxDatabaseEntries n
+	msg := listOf(t, "se-4b", "v1", time.Hour, "evil.example/")
+	tests := []struct {
+		name     string
+		cfg      Config
+		size     int  // of the body sent
+		declared int  // Content-Length sent; 0: none (chunked)
+		wantErr  bool // ErrCorruptReply
+		maxRead  int  // the most body bytes the client may read
+	}{
+		// At the limit, chunked: taken.
+		{"at the limit", Config{MaxDatabaseEntries: n}, limit, 0, false, limit},
+		// At the limit, with its length: taken.
+		{"at the limit, declared", Config{MaxDatabaseEntries: n}, limit, limit, false, limit},
+		// One byte over, chunked: refused once that byte is read.
+		{"one over", Config{MaxDatabaseEntries: n}, limit + 1, 0, true, limit + 1},
+		// One byte over, declared: refused unread.
+		{"one over, declared", Config{MaxDatabaseEntries: n}, limit + 1, limit + 1, true, 0},
+		// Far over, chunked: read no further than one byte past the limit.
+		{"far over", Config{MaxDatabaseEntries: n}, 4 * limit, 0, true, limit + 1},
+		// The default lists at the default n, one byte over MaxListReply,
+		// declared: refused unread, with no 256 MiB sent.
+		{"MaxListReply", Config{}, 0, MaxListReply + 1, true, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newTestServer(t)
+			s.handle = func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/x-protobuf")
+				if tt.declared > 0 {
+					w.Header().Set("Content-Length", strconv.Itoa(tt.declared))
+				}
+				w.WriteHeader(http.StatusOK)
+				if tt.declared == 0 {
+					w.(http.Flusher).Flush() // no Content-Length
+				}
+				if tt.size > 0 {
+					w.Write(padTo(t, msg, tt.size))
+				}
+			}
+			var read atomic.Int64
+			cfg := tt.cfg
+			cfg.BaseURL, cfg.HTTPClient = s.URL, &http.Client{Transport: countingTransport{&read}}
+			if cfg.MaxDatabaseEntries != 0 {
+				cfg.Lists = []string{"se-4b"}
+			}
+			c, _ := newTestClient(t, cfg)
+			err := c.Update(bg)
+			if got := errors.Is(err, ErrCorruptReply); got != tt.wantErr {
+				t.Errorf("Update: %v; want ErrCorruptReply %v", err, tt.wantErr)
+			}
+			if err == nil && !c.IsReady() {
+				t.Error("a reply at the limit did not load")
+			}
+			if r := read.Load(); r > int64(tt.maxRead) {
+				t.Errorf("read %d bytes of the body, want at most %d", r, tt.maxRead)
+			}
+		})
 	}
 }

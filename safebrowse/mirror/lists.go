@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -54,6 +53,7 @@ func versionOf(name string, sum [32]byte) []byte {
 type list struct {
 	name  string
 	width int
+	index int // in the source's Lists
 
 	mu      sync.Mutex
 	src     []byte // the source's version at the last copy
@@ -64,8 +64,27 @@ type list struct {
 	replies map[replyKey]*encoded
 }
 
-func newList(name string, width int) *list {
-	return &list{name: name, width: width, replies: make(map[replyKey]*encoded)}
+func newList(name string, width, index int) *list {
+	return &list{name: name, width: width, index: index, replies: make(map[replyKey]*encoded)}
+}
+
+// A statuses is the source's Lists, as its ListsGeneration gen named it.
+type statuses struct {
+	gen uint64
+	st  []lookup.ListStatus
+}
+
+// statuses returns the source's Lists, shared and read-only: the copy
+// kept since the source's last update, or a new one, so that a list
+// request copies nothing that only an update changes.
+func (m *Mirror) statuses() []lookup.ListStatus {
+	g := m.src.ListsGeneration() // before Lists, as its doc asks
+	if s := m.status.Load(); s != nil && s.gen == g {
+		return s.st
+	}
+	s := &statuses{gen: g, st: m.src.Lists()}
+	m.status.Store(s)
+	return s.st
 }
 
 // A replyKey names a reply to the current version: the version asked
@@ -320,22 +339,22 @@ func (m *Mirror) serveLists(req *request) ([][]byte, *apiError) {
 			versions[name] = b
 		}
 	}
-	status := make(map[string]lookup.ListStatus, len(m.order))
-	for _, st := range m.src.Lists() {
-		status[st.Name] = st
-	}
+	status := m.statuses()
 	var out [][]byte
 	if req.method == methodBatch && !req.proto {
 		out = append(out, []byte(`{"hashLists":[`))
 	}
 	for i, name := range names {
-		l, st := m.lists[name], status[name]
+		l := m.lists[name]
+		st := status[l.index]
 		l.mu.Lock()
 		m.refresh(l, st)
 		var e *encoded
-		err := &apiError{status: http.StatusServiceUnavailable, msg: fmt.Sprintf("mirror: list %s not loaded yet", name)}
+		var err *apiError
 		if l.loaded {
 			e, err = l.reply(versions[name], c)
+		} else {
+			err = &apiError{status: http.StatusServiceUnavailable, msg: "mirror: list " + name + " not loaded yet"}
 		}
 		l.mu.Unlock()
 		if err != nil {

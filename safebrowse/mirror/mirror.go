@@ -90,6 +90,7 @@ type Mirror struct {
 	info   []lookup.ListInfo
 	search *searcher
 	stats  counters
+	status atomic.Pointer[statuses] // the source's Lists, by generation
 
 	now     func() time.Time
 	rand    func() float64
@@ -125,9 +126,9 @@ func New(src *lookup.Client, cfg Config) (*Mirror, error) {
 	if m.log == nil {
 		m.log = slog.New(slog.DiscardHandler)
 	}
-	for _, st := range src.Lists() {
+	for i, st := range src.Lists() {
 		snap, _ := src.ListSnapshot(st.Name)
-		m.lists[st.Name] = newList(st.Name, snap.Width)
+		m.lists[st.Name] = newList(st.Name, snap.Width, i)
 		m.order = append(m.order, st.Name)
 	}
 	if len(m.order) == 0 {
