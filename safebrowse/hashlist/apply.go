@@ -135,24 +135,17 @@ func (next *state) merge4(old *state, oldN int, m *wireList, bound int) error {
 	}
 	r, hasR := rem.next()
 	a, hasA := add.next()
-	var b, end uint32 // the bucket of the old hash i in the index, and its end
-	if old.idx != nil {
-		_, end = old.idx.bounds(0)
-	}
+	c := cursor{x: old.idx}
 	for i := range oldN {
+		var v uint32
+		if c.x != nil {
+			v = c.next()
+		} else {
+			v = binary.BigEndian.Uint32(old.flat[4*i:])
+		}
 		if hasR && int(r) == i {
 			r, hasR = rem.next()
 			continue
-		}
-		var v uint32
-		if x := old.idx; x != nil {
-			for uint32(i) >= end {
-				b++
-				_, end = x.bounds(b)
-			}
-			v = b<<16 | uint32(x.lo[i])
-		} else {
-			v = binary.BigEndian.Uint32(old.flat[4*i:])
 		}
 		for hasA && a < v {
 			out.add(a)
@@ -214,32 +207,25 @@ func (s *sink4) add(v uint32) {
 }
 
 // decodeAll adds the values of d, a full update's additions, each
-// greater than every prefix added before. Into an index, it decodes most
-// of them with [rice32.fastIndex], which adds them as it decodes; the
-// first value, the last few, long quotients and defects go through
-// [rice32.fill] and add.
+// greater than every prefix added before, a chunk at a time: into an
+// index, each chunk is added and hashed in one tight loop.
 func (s *sink4) decodeAll(d *rice32) {
-	var small [8]uint32
+	var chunk [1024]uint32
 	for {
-		if ib := s.ib; ib != nil && !d.first {
-			m := min(len(s.hb)/4-s.n, int(d.left))
-			j := d.fastIndex(ib.lo[ib.n:ib.n+m], ib.ends, ib.n, s.hb[4*s.n:])
-			ib.n += j
-			if s.n += j; s.n == len(s.hb)/4 {
-				s.h.Write(s.hb[:])
-				s.n = 0
+		if s.ib != nil && s.n == 0 {
+			c := d.fill(chunk[:])
+			if c == 0 {
+				return
 			}
-			if j == m && d.left > 0 {
-				continue
-			}
+			s.ib.addAll(chunk[:c], s.hb[:4*c])
+			s.h.Write(s.hb[:4*c])
+			continue
 		}
-		c := d.fill(small[:])
+		c := d.fill(chunk[:1])
 		if c == 0 {
 			return
 		}
-		for _, v := range small[:c] {
-			s.add(v)
-		}
+		s.add(chunk[0])
 	}
 }
 
@@ -251,9 +237,16 @@ func (s *sink4) finish(st *state) {
 			st.flat = s.flat
 		}
 	} else {
-		st.n = s.ib.n
+		st.n = int(s.ib.n)
 		s.h.Write(s.hb[:4*s.n])
-		st.idx = s.ib.finish()
+		var c *cursor
+		if st.idx, c = s.ib.finish(); c != nil {
+			// A bucket too full for lookups: hold the list flat.
+			st.flat = make([]byte, 4*st.n)
+			for i := range st.n {
+				binary.BigEndian.PutUint32(st.flat[4*i:], c.next())
+			}
+		}
 	}
 	s.h.Sum(st.sum[:0])
 }
