@@ -174,12 +174,15 @@ func (next *state) merge4(old *state, oldN int, m *wireList, bound int) error {
 }
 
 // sink4 receives the prefixes of a 4-byte list in ascending order and
-// builds its index or flat array and its checksum.
+// builds its index or flat array and its checksum, a chunk at a time: the
+// index and the checksum's bytes are written in tight loops over each
+// chunk while it is in cache.
 type sink4 struct {
 	ib   *indexBuilder
 	flat []byte
 	h    hash.Hash
-	n    int // prefixes in hb, not yet hashed
+	n    int // prefixes in buf, not yet added
+	buf  [1024]uint32
 	hb   [4096]byte
 }
 
@@ -193,43 +196,44 @@ func (s *sink4) init(bound int) {
 }
 
 func (s *sink4) add(v uint32) {
-	if s.ib == nil {
-		s.flat = binary.BigEndian.AppendUint32(s.flat, v)
-		return
-	}
-	s.ib.add(v)
-	binary.BigEndian.PutUint32(s.hb[4*s.n:], v)
-	s.n++
-	if s.n == len(s.hb)/4 {
-		s.h.Write(s.hb[:])
-		s.n = 0
+	s.buf[s.n] = v
+	if s.n++; s.n == len(s.buf) {
+		s.flush()
 	}
 }
 
-// decodeAll adds the values of d, a full update's additions, each
-// greater than every prefix added before, a chunk at a time: into an
-// index, each chunk is added and hashed in one tight loop.
-func (s *sink4) decodeAll(d *rice32) {
-	var chunk [1024]uint32
-	for {
-		if s.ib != nil && s.n == 0 {
-			c := d.fill(chunk[:])
-			if c == 0 {
-				return
-			}
-			s.ib.addAll(chunk[:c], s.hb[:4*c])
-			s.h.Write(s.hb[:4*c])
-			continue
+// flush adds the prefixes in buf.
+func (s *sink4) flush() {
+	vs := s.buf[:s.n]
+	s.n = 0
+	if s.ib == nil {
+		for _, v := range vs {
+			s.flat = binary.BigEndian.AppendUint32(s.flat, v)
 		}
-		c := d.fill(chunk[:1])
+		return
+	}
+	hb := s.hb[:4*len(vs)]
+	s.ib.addAll(vs, hb)
+	s.h.Write(hb)
+}
+
+// decodeAll adds the values of d, a full update's additions, each
+// greater than every prefix added before, decoding them straight into
+// buf.
+func (s *sink4) decodeAll(d *rice32) {
+	for {
+		c := d.fill(s.buf[s.n:])
 		if c == 0 {
 			return
 		}
-		s.add(chunk[0])
+		if s.n += c; s.n == len(s.buf) {
+			s.flush()
+		}
 	}
 }
 
 func (s *sink4) finish(st *state) {
+	s.flush()
 	if s.ib == nil {
 		st.n = len(s.flat) / 4
 		s.h.Write(s.flat)
@@ -238,7 +242,6 @@ func (s *sink4) finish(st *state) {
 		}
 	} else {
 		st.n = int(s.ib.n)
-		s.h.Write(s.hb[:4*s.n])
 		var c *cursor
 		if st.idx, c = s.ib.finish(); c != nil {
 			// A bucket too full for lookups: hold the list flat.

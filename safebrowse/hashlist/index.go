@@ -23,10 +23,11 @@ const bucketMax = 255
 
 // index holds a set of n 4-byte prefixes in an Elias–Fano code, cut into
 // buckets for lookups. A prefix is split into its high 32-l bits and its
-// low l bits, where l is log2(2^32/n) rounded down (at most 14): the lows
-// are stored as they are, l bits each in sorted order (lows), and the
-// highs as the upper bits of Elias–Fano (hi): prefix i sets bit i + high,
-// so that the highs cost 2 to 3 bits a prefix whatever their spread.
+// low l bits, where l is log2(2^32/n) rounded down, from 8 to 14: the lows
+// are stored as they are, their low byte in lo8 and their other r = l-8
+// bits packed in rem, in sorted order; and the highs as the upper bits of
+// Elias–Fano (hi): prefix i sets bit i + high, so that the highs cost 2 to
+// 3 bits a prefix whatever their spread.
 //
 // The high bits are further split into a bucket (the first nb) and a
 // sub-bucket (the other ns). Bucket b holds the prefixes s(b) to s(b+1)-1,
@@ -34,40 +35,32 @@ const bucketMax = 255
 // uint8 for each. In hi, bucket b's code starts at bit b<<ns + s(b): 2^ns
 // 0 bits, one after each sub-bucket, and a 1 bit for each prefix, so that
 // the i-th prefix of a bucket is in sub-bucket j when bit i+j of the code
-// is its i-th 1 bit. Its lows start at bit l*s(b) of lows. nb is chosen
-// so that a bucket holds about 8 prefixes: at a million random prefixes
-// l = 12, nb = 17 and ns = 3, and the index takes 12 + 2.05 + 1.31 bits a
-// prefix, 1.92 bytes.
+// is its i-th 1 bit. nb is chosen so that a bucket holds about 8
+// prefixes: at a million random prefixes l = 12, nb = 17 and ns = 3, and
+// the index takes 8 + 4 + 2.05 + 1.31 bits a prefix, 1.92 bytes.
 //
-// Contains compares the first 12 lows of the prefix's bucket with the one
-// sought, four at once in 12-bit lanes (l-bit in general) of a word, and
-// checks the sub-bucket of the one that matches with a count of the 1 bits
-// of the code before it; it takes no branch unless the bucket holds more
-// than 12 prefixes (one in 20 at a million) or two of them have the low
-// sought (one in 500 or so).
+// Contains compares the low bytes of the first 16 prefixes of the bucket
+// with the one sought, eight at once in the bytes of a word, and checks
+// the one that matches, if any, against the rest of the low and, with a
+// count of the 1 bits before it, against the code. It takes no branch
+// unless the bucket holds more than 16 prefixes (one in 250 at a million)
+// or two of them share the low byte sought (one in 30).
 type index struct {
 	l, ns, nb uint     // bits of the low, the sub-bucket and the bucket
+	r         uint     // l-8, the bits of a low past its byte
+	bshift    uint     // 32-nb: a prefix's bucket is h>>bshift
 	base      []uint32 // s(b) for every 16th bucket b
 	off       []uint8  // s(b) - base[b>>4]; nil when wide is used
 	wide      []uint32 // s(b), when an offset does not fit a uint8
-	lows      []byte   // l bits a prefix, the first lowest; then lowsPad bytes
+	lo8       []byte   // the low byte of each prefix; then 16 bytes for contains
+	rem       []byte   // r bits a prefix, the first lowest; then 8 bytes
 	hi        []byte   // the Elias–Fano upper bits, the first lowest; then 8 bytes
-	ones      uint64   // a 1 in the lowest bit of each of 4 l-bit lanes
-	lanesLo   uint64   // the low l-1 bits of each lane
-	lanesHi   uint64   // the high bit of each lane
-	gather    uint64   // see ranks
-	l1, l3    uint     // l-1 and 3(l-1), for ranks
-	bshift    uint     // 32-nb: a prefix's bucket is h>>bshift
 }
-
-// lowsPad is the room after the lows for contains, which reads three
-// words of lanes from a bucket's start, whatever its size.
-const lowsPad = 24
 
 // shape returns the split of a prefix for an index of at most n (≥ 1)
 // prefixes: the bits of its low, sub-bucket and bucket.
 func shape(n int) (l, ns, nb uint) {
-	l = min(max(32-uint(bits.Len(uint(n-1))), 5), 14)
+	l = min(max(32-uint(bits.Len(uint(n-1))), 8), 14)
 	// nb rounds log2(n/8) to the nearest: buckets of 5.7 to 11.3
 	// prefixes.
 	nb = uint(max(bits.Len(uint(n)*181/1024)-1, 0))
@@ -78,15 +71,7 @@ func shape(n int) (l, ns, nb uint) {
 // newIndex returns an index of the shape of n, with no prefixes yet.
 func newIndex(n int) *index {
 	l, ns, nb := shape(n)
-	x := &index{l: l, ns: ns, nb: nb}
-	for i := range uint(4) {
-		x.ones |= 1 << (i * l)
-		x.gather |= 1 << (i * (l - 1))
-	}
-	x.l1, x.l3, x.bshift = l-1, 3*(l-1), 32-nb
-	x.lanesLo = x.ones * (1<<(l-1) - 1)
-	x.lanesHi = x.ones << (l - 1)
-	return x
+	return &index{l: l, ns: ns, nb: nb, r: l - 8, bshift: 32 - nb}
 }
 
 // bounds returns s(b) and s(b+1): the prefixes of bucket b.
@@ -103,44 +88,51 @@ func peek(p []byte, i uint) uint64 {
 	return binary.LittleEndian.Uint64(p[i>>3:]) >> (i & 7)
 }
 
-// ranks compares the four lanes of v, lows XOR the low sought, with 0,
-// and returns a bit for each that is: bit i for lane i. The lanes that
-// are 0 get their high bit set, at l*i + l-1; a multiply by gather moves
-// bit l*i to bit 3(l-1) + i, and the other products land on other bits,
-// with no carry (for l ≥ 5).
-func (x *index) ranks(v uint64) uint64 {
-	eq := ^((v&x.lanesLo + x.lanesLo) | v) & x.lanesHi
-	return (eq >> (x.l1 & 63)) * x.gather >> (x.l3 & 63) & 15
+// Byte lanes: the low 7 bits of each byte of a word, and the high bit.
+const (
+	bytesLo = 0x7f7f7f7f7f7f7f7f
+	bytesHi = 0x8080808080808080
+)
+
+// zeroBytes returns a bit for each byte of v that is 0: bit i for byte i.
+// A byte is nonzero when adding 0x7f to its low 7 bits carries into its
+// high bit or its high bit is set, with no carry between bytes; then
+// the high bits, at 8i+7, shifted to 8i, are gathered into bits 49 to 56
+// by a multiply whose products land on distinct bits.
+func zeroBytes(v uint64) uint64 {
+	z := ^((v&bytesLo + bytesLo) | v) & bytesHi
+	return (z >> 7) * 0x0002040810204081 >> 49 & 0xff
 }
 
 // contains reports whether the index holds the prefix h.
 func (x *index) contains(h uint32) bool {
-	l := x.l & 63
 	b := uint(uint64(h) >> (x.bshift & 63)) // 0 when nb is 0
 	s, e := x.bounds(b)
 	c := uint(e - s)
-	// The bucket's code, read now so that its load overlaps that of the
-	// lows.
+	// The loads of the bucket's code, lows and rest of the lows are made
+	// before any depends on another.
 	p := b<<(x.ns&63) + uint(s)
 	code := peek(x.hi, p)
-	j := uint(h>>l) & (1<<(x.ns&31) - 1)
-	pat := (uint64(h) & (1<<l - 1)) * x.ones
-	at := l * uint(s)
-	rk := x.ranks(peek(x.lows, at)^pat) | x.ranks(peek(x.lows, at+4*l)^pat)<<4 | x.ranks(peek(x.lows, at+8*l)^pat)<<8
-	rk &= 1<<min(c, 12) - 1
-	if c <= 12 && rk&(rk-1) == 0 && x.ns <= 5 {
-		// At most one of the prefixes has the low sought, and the code
-		// is in one word (c + 2^ns ≤ 44 bits).
-		i := uint(bits.TrailingZeros64(rk|1<<12)) & 63
+	r := x.r & 7
+	rest := peek(x.rem, r*uint(s))
+	j := uint(h>>(x.l&63)) & (1<<(x.ns&63) - 1)
+	pat := uint64(h&0xff) * 0x0101010101010101
+	lo8 := x.lo8[s:]
+	rk := zeroBytes(binary.LittleEndian.Uint64(lo8)^pat) | zeroBytes(binary.LittleEndian.Uint64(lo8[8:])^pat)<<8
+	rk &= 1<<min(c, 16) - 1
+	if i := uint(bits.TrailingZeros64(rk|1<<16)) & 63; c <= 16 && rk&(rk-1) == 0 && r*i < 57-r && x.ns <= 5 {
+		// At most one prefix of the bucket has the low byte sought, its
+		// rest is in the word read, and so is the code (c + 2^ns ≤ 48
+		// bits): check both with no branch.
 		q := (i + j) & 63
-		return b2u(rk != 0)&(code>>q)&b2u(uint(bits.OnesCount64(code&(1<<q-1))) == i) != 0
+		same := b2u(rk != 0) & b2u((rest>>(r*i&63)^uint64(h>>8))&(1<<r-1) == 0)
+		return same&(code>>q)&b2u(uint(bits.OnesCount64(code&(1<<q-1))) == i) != 0
 	}
-	for r := uint(0); r < c; r += 4 {
-		rk := x.ranks(peek(x.lows, at+l*r)^pat) & (1<<min(c-r, 4) - 1)
-		for ; rk != 0; rk &= rk - 1 {
-			if x.inSub(p, r+uint(bits.TrailingZeros64(rk)), j) {
-				return true
-			}
+	for i := range c {
+		if x.lo8[uint(s)+i] == byte(h) &&
+			(peek(x.rem, r*(uint(s)+i))^uint64(h>>8))&(1<<r-1) == 0 &&
+			x.inSub(p, i, j) {
+			return true
 		}
 	}
 	return false
@@ -185,10 +177,10 @@ func (c *cursor) next() uint32 {
 	}
 	c.pos += uint(bits.TrailingZeros64(w))
 	high := c.pos - c.i
-	low := peek(x.lows, x.l*c.i) & (1<<x.l - 1)
+	low := uint(x.lo8[c.i]) | uint(peek(x.rem, x.r*c.i)&(1<<x.r-1))<<8
 	c.pos++
 	c.i++
-	return uint32(high<<x.l | uint(low))
+	return uint32(high<<x.l | low)
 }
 
 // indexBuilder builds an index from prefixes given in ascending order.
@@ -200,8 +192,8 @@ type indexBuilder struct {
 	x    *index
 	ends []uint32
 	n    uint
-	// The lows are written through acc, whose nacc low bits (< 8 between
-	// calls) are not yet whole bytes, at byte at of x.lows.
+	// The rests of the lows are written through acc, whose nacc low bits
+	// (< 8 between calls) are not yet whole bytes, at byte at of x.rem.
 	at   uint
 	acc  uint64
 	nacc uint
@@ -213,51 +205,78 @@ type indexBuilder struct {
 // newIndexBuilder returns a builder for at most n (≥ 1) prefixes.
 func newIndexBuilder(n int) *indexBuilder {
 	x := newIndex(n)
-	x.lows = make([]byte, (uint(n)*x.l+7)/8+lowsPad)
+	x.lo8 = make([]byte, n+16)
+	x.rem = make([]byte, (uint(n)*x.r+7)/8+8)
 	x.hi = make([]byte, (uint(n)+1<<(x.ns+x.nb)+63)/64*8+8)
 	return &indexBuilder{x: x, ends: make([]uint32, 1<<x.nb+1)}
 }
 
-// add appends v, which is greater than every prefix added before.
-func (ib *indexBuilder) add(v uint32) {
-	x := ib.x
-	l := x.l & 63
-	ib.ends[uint64(v)>>(32-x.nb)+1] = uint32(ib.n + 1)
-	ib.acc |= (uint64(v) & (1<<l - 1)) << ib.nacc
-	binary.LittleEndian.PutUint64(x.lows[ib.at:], ib.acc)
-	ib.nacc += l
-	ib.at += ib.nacc >> 3
-	ib.acc >>= ib.nacc &^ 7
-	ib.nacc &= 7
-	p := uint(uint64(v)>>l) + ib.n
-	if p>>6 != ib.hw {
-		binary.LittleEndian.PutUint64(x.hi[8*ib.hw:], ib.hacc)
-		ib.hacc, ib.hw = 0, p>>6
-	}
-	ib.hacc |= 1 << (p & 63)
-	ib.n++
-}
-
 // addAll adds vs, ascending, each greater than every prefix added
-// before, as add does, and writes them to hb, big-endian, for the
-// checksum: the loop of a full update, with no call and no branch a
-// prefix. len(hb) is 4*len(vs).
+// before, and writes them to hb, big-endian, for the checksum: the loops
+// of a full update. Each loop does one part, so that the compiler keeps
+// its state in registers. len(hb) is 4*len(vs).
 func (ib *indexBuilder) addAll(vs []uint32, hb []byte) {
 	x := ib.x
-	l := x.l & 63
-	mask := uint64(1)<<l - 1
-	bs := x.bshift & 63
-	ends, lows, hi := ib.ends, x.lows, x.hi
-	n, at, acc, nacc, hw, hacc := ib.n, ib.at, ib.acc, ib.nacc, ib.hw, ib.hacc
+	n := ib.n
 	hb = hb[:4*len(vs)]
+	ends := ib.ends
+	bs := x.bshift & 63
+	lo8 := x.lo8[n : n+uint(len(vs))]
 	for k, v := range vs {
-		ends[uint64(v)>>bs+1] = uint32(n + 1)
-		acc |= (uint64(v) & mask) << nacc
-		binary.LittleEndian.PutUint64(lows[at:], acc)
-		nacc += l
+		binary.BigEndian.PutUint32(hb[4*k:], v)
+		ends[uint64(v)>>bs+1] = uint32(n + uint(k) + 1)
+		lo8[k] = byte(v)
+	}
+	ib.addRests(vs)
+	ib.addHighs(vs)
+	ib.n = n + uint(len(vs))
+}
+
+// addRests writes the rests of the lows of vs, r bits each, eight at a
+// time (shifted by multiplies, which need no CX).
+func (ib *indexBuilder) addRests(vs []uint32) {
+	x := ib.x
+	r := x.r & 7
+	if r == 0 {
+		return
+	}
+	mask := uint64(1)<<r - 1
+	var pw [8]uint64
+	for i := range pw {
+		pw[i] = 1 << (uint(i) * r)
+	}
+	rem := x.rem
+	at, acc, nacc := ib.at, ib.acc, ib.nacc
+	k := 0
+	for ; k+8 <= len(vs); k += 8 {
+		q := vs[k : k+8 : k+8]
+		g := uint64(q[0]>>8)&mask + uint64(q[1]>>8)&mask*pw[1] + uint64(q[2]>>8)&mask*pw[2] + uint64(q[3]>>8)&mask*pw[3] +
+			uint64(q[4]>>8)&mask*pw[4] + uint64(q[5]>>8)&mask*pw[5] + uint64(q[6]>>8)&mask*pw[6] + uint64(q[7]>>8)&mask*pw[7]
+		acc |= g << (nacc & 7)
+		binary.LittleEndian.PutUint64(rem[at:], acc)
+		nacc += 8 * r
 		at += nacc >> 3
-		acc >>= nacc &^ 7
+		acc >>= nacc &^ 7 & 63
 		nacc &= 7
+	}
+	for _, v := range vs[k:] {
+		acc |= (uint64(v>>8) & mask) << (nacc & 7)
+		binary.LittleEndian.PutUint64(rem[at:], acc)
+		nacc += r
+		at += nacc >> 3
+		acc >>= nacc &^ 7 & 63
+		nacc &= 7
+	}
+	ib.at, ib.acc, ib.nacc = at, acc, nacc
+}
+
+// addHighs sets the upper bits of vs.
+func (ib *indexBuilder) addHighs(vs []uint32) {
+	x := ib.x
+	l := x.l & 63
+	hi := x.hi
+	n, hw, hacc := ib.n, ib.hw, ib.hacc
+	for _, v := range vs {
 		p := uint(v>>l) + n
 		w := p >> 6
 		if w != hw {
@@ -266,10 +285,9 @@ func (ib *indexBuilder) addAll(vs []uint32, hb []byte) {
 		hacc |= 1 << (p & 63)
 		binary.LittleEndian.PutUint64(hi[8*w:], hacc)
 		hw = w
-		binary.BigEndian.PutUint32(hb[4*k:], v)
 		n++
 	}
-	ib.n, ib.at, ib.acc, ib.nacc, ib.hw, ib.hacc = n, at, acc, nacc, hw, hacc
+	ib.hw, ib.hacc = hw, hacc
 }
 
 // finish returns the index, or nil if a bucket holds more than bucketMax
@@ -283,8 +301,10 @@ func (ib *indexBuilder) finish() (*index, *cursor) {
 		starts[b] = max(starts[b], starts[b-1])
 		worst = max(worst, starts[b]-starts[b-1])
 	}
-	if used := (ib.n*x.l+7)/8 + lowsPad; uint(len(x.lows))-used > used/16 {
-		x.lows = append([]byte(nil), x.lows[:used]...) // do not keep the room left by duplicates and removals
+	// Do not keep the room left by duplicates and removals.
+	if used := ib.n + 16; uint(len(x.lo8))-used > used/16 {
+		x.lo8 = append([]byte(nil), x.lo8[:used]...)
+		x.rem = append([]byte(nil), x.rem[:(ib.n*x.r+7)/8+8]...)
 	}
 	if worst > bucketMax {
 		return nil, &cursor{x: x}

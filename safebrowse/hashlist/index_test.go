@@ -11,7 +11,7 @@ import (
 )
 
 // TestShape checks the split of a prefix at the sizes that matter: the
-// low takes log2(2^32/n) bits (5 to 14), a bucket about 8 prefixes, and
+// low takes log2(2^32/n) bits (8 to 14), a bucket about 8 prefixes, and
 // the three parts 32 bits.
 func TestShape(t *testing.T) {
 	tests := []struct {
@@ -24,7 +24,7 @@ func TestShape(t *testing.T) {
 		{1 << 20, 12, 3, 17},   // a power of two keeps the larger low
 		{1<<20 + 1, 11, 4, 17}, // one more takes a bit from the low
 		{1 << 24, 8, 3, 21},    // maxDatabaseEntries
-		{1 << 30, 5, 0, 27},    // far past any list: the low is at least 5
+		{1 << 30, 8, 0, 24},    // far past any list: the low is at least 8
 	}
 	for _, tt := range tests {
 		l, ns, nb := shape(tt.n)
@@ -34,17 +34,14 @@ func TestShape(t *testing.T) {
 	}
 }
 
-// buildIndex builds an index of vals, sorted and distinct, through add
-// or addAll, and returns it, or nil when it holds them flat.
-func buildIndex(t *testing.T, vals []uint32, all bool) *index {
+// buildIndex builds an index of vals, sorted and distinct, through
+// addAll in chunks of the given size, and returns it, or nil when it
+// holds them flat.
+func buildIndex(t *testing.T, vals []uint32, chunk int) *index {
 	t.Helper()
 	ib := newIndexBuilder(len(vals))
-	if all {
-		ib.addAll(vals, make([]byte, 4*len(vals)))
-	} else {
-		for _, v := range vals {
-			ib.add(v)
-		}
+	for v := range slices.Chunk(vals, chunk) {
+		ib.addAll(v, make([]byte, 4*len(v)))
 	}
 	x, c := ib.finish()
 	got := make([]uint32, len(vals))
@@ -128,15 +125,15 @@ func TestIndex(t *testing.T) {
 		}()},
 	}
 	for _, tt := range tests {
-		for _, all := range []bool{false, true} {
-			x := buildIndex(t, tt.vals, all)
+		for _, chunk := range []int{1, 7, 1024} {
+			x := buildIndex(t, tt.vals, chunk)
 			if x == nil {
 				t.Fatalf("%s: held flat", tt.name)
 			}
 			probe := func(h uint32) {
 				_, want := slices.BinarySearch(tt.vals, h)
 				if got := x.contains(h); got != want {
-					t.Fatalf("%s (addAll %v): contains(%#08x) = %v; want %v", tt.name, all, h, got, want)
+					t.Fatalf("%s (chunks of %d): contains(%#08x) = %v; want %v", tt.name, chunk, h, got, want)
 				}
 			}
 			for _, v := range tt.vals {
@@ -158,9 +155,7 @@ func TestIndexFlat(t *testing.T) {
 		vals = append(vals, 0x80000000|i) // 256 in one bucket
 	}
 	ib := newIndexBuilder(len(vals))
-	for _, v := range vals {
-		ib.add(v)
-	}
+	ib.addAll(vals, make([]byte, 4*len(vals)))
 	x, c := ib.finish()
 	if x != nil || c == nil {
 		t.Fatalf("%d prefixes: finish kept the index", len(vals))
@@ -180,7 +175,7 @@ func TestIndexWide(t *testing.T) {
 	for i := range uint32(16 * 18) {
 		vals = append(vals, i/18<<(l+ns)|i%18) // 18 in each of 16 buckets
 	}
-	x := buildIndex(t, vals, true)
+	x := buildIndex(t, vals, 5)
 	if x == nil || x.wide == nil {
 		t.Fatalf("index %v; want one with wide offsets", x)
 	}
