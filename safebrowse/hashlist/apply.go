@@ -182,8 +182,8 @@ type sink4 struct {
 	flat []byte
 	h    hash.Hash
 	n    int // prefixes in buf, not yet added
-	buf  [1024]uint32
-	hb   [4096]byte
+	buf  [512]uint32
+	hb   [2048]byte
 }
 
 func (s *sink4) init(bound int) {

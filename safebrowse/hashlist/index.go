@@ -184,20 +184,19 @@ func (c *cursor) next() uint32 {
 }
 
 // indexBuilder builds an index from prefixes given in ascending order.
-// It stores, for each prefix, one past its position at ends[bucket+1],
-// with no branch and no load: the last prefix of a bucket writes last, so
-// ends[b+1] ends up the end of bucket b, or 0 when b is empty, which
-// finish fills from the bucket before.
+// For each prefix it stores its low byte in lo8, its next byte in rest
+// (whose low r bits finish packs into rem), its upper bit in hi, and one
+// past its position at ends[bucket+1], with no branch and no load: the
+// last prefix of a bucket writes last, so ends[b+1] ends up the end of
+// bucket b, or 0 when b is empty, which finish fills from the bucket
+// before.
 type indexBuilder struct {
 	x    *index
 	ends []uint32
+	rest []byte
 	n    uint
-	// The rests of the lows are written through acc, whose nacc low bits
-	// (< 8 between calls) are not yet whole bytes, at byte at of x.rem.
-	at   uint
-	acc  uint64
-	nacc uint
-	// The upper bits are ORed into hacc, word hw of x.hi.
+	// The upper bits are ORed into hacc, word hw of x.hi, stored whole
+	// whenever a prefix is added.
 	hw   uint
 	hacc uint64
 }
@@ -206,95 +205,74 @@ type indexBuilder struct {
 func newIndexBuilder(n int) *indexBuilder {
 	x := newIndex(n)
 	x.lo8 = make([]byte, n+16)
-	x.rem = make([]byte, (uint(n)*x.r+7)/8+8)
 	x.hi = make([]byte, (uint(n)+1<<(x.ns+x.nb)+63)/64*8+8)
-	return &indexBuilder{x: x, ends: make([]uint32, 1<<x.nb+1)}
+	return &indexBuilder{x: x, ends: make([]uint32, 1<<x.nb+1), rest: make([]byte, n+8)}
 }
 
 // addAll adds vs, ascending, each greater than every prefix added
-// before, and writes them to hb, big-endian, for the checksum: the loops
-// of a full update. Each loop does one part, so that the compiler keeps
-// its state in registers. len(hb) is 4*len(vs).
+// before, and writes them to hb, big-endian, for the checksum. len(hb) is
+// 4*len(vs).
 func (ib *indexBuilder) addAll(vs []uint32, hb []byte) {
 	x := ib.x
-	n := ib.n
+	n, hw, hacc := ib.n, ib.hw, ib.hacc
 	hb = hb[:4*len(vs)]
-	ends := ib.ends
-	bs := x.bshift & 63
 	lo8 := x.lo8[n : n+uint(len(vs))]
+	rest := ib.rest[n : n+uint(len(vs))]
+	ends, hi := ib.ends, x.hi
+	bs, l := x.bshift&63, x.l&63
 	for k, v := range vs {
 		binary.BigEndian.PutUint32(hb[4*k:], v)
-		ends[uint64(v)>>bs+1] = uint32(n + uint(k) + 1)
+		ends[uint64(v)>>bs+1] = uint32(n + 1)
 		lo8[k] = byte(v)
+		rest[k] = byte(v >> 8)
+		p := uint(v>>l) + n
+		if p>>6 != hw {
+			hacc = 0
+			hw = p >> 6
+		}
+		hacc |= 1 << (p & 63)
+		binary.LittleEndian.PutUint64(hi[8*hw:], hacc)
+		n++
 	}
-	ib.addRests(vs)
-	ib.addHighs(vs)
-	ib.n = n + uint(len(vs))
+	ib.n, ib.hw, ib.hacc = n, hw, hacc
 }
 
-// addRests writes the rests of the lows of vs, r bits each, eight at a
-// time (shifted by multiplies, which need no CX).
-func (ib *indexBuilder) addRests(vs []uint32) {
+// packRests packs the low r bits of each byte of rest into x.rem, eight
+// at a time: a word of eight bytes becomes 8r bits in three steps, each
+// joining pairs of lanes.
+func (ib *indexBuilder) packRests() {
 	x := ib.x
 	r := x.r & 7
+	x.rem = make([]byte, (ib.n*r+7)/8+8)
 	if r == 0 {
 		return
 	}
-	mask := uint64(1)<<r - 1
-	var pw [8]uint64
-	for i := range pw {
-		pw[i] = 1 << (uint(i) * r)
-	}
+	m := uint64(1)<<r - 1
+	m8 := m * 0x0101010101010101
 	rem := x.rem
-	at, acc, nacc := ib.at, ib.acc, ib.nacc
-	k := 0
-	for ; k+8 <= len(vs); k += 8 {
-		q := vs[k : k+8 : k+8]
-		g := uint64(q[0]>>8)&mask + uint64(q[1]>>8)&mask*pw[1] + uint64(q[2]>>8)&mask*pw[2] + uint64(q[3]>>8)&mask*pw[3] +
-			uint64(q[4]>>8)&mask*pw[4] + uint64(q[5]>>8)&mask*pw[5] + uint64(q[6]>>8)&mask*pw[6] + uint64(q[7]>>8)&mask*pw[7]
-		acc |= g << (nacc & 7)
+	at, acc, nacc := uint(0), uint64(0), uint(0)
+	// rest has 8 bytes after its n: a last word of fewer than eight
+	// prefixes packs zeros, which go past the bits used.
+	for i := uint(0); i < ib.n; i += 8 {
+		w := binary.LittleEndian.Uint64(ib.rest[i:]) & m8
+		w = w&0x00ff00ff00ff00ff | (w>>8&0x00ff00ff00ff00ff)<<r
+		w = w&0x0000ffff0000ffff | (w>>16&0x0000ffff0000ffff)<<(2*r)
+		w = w&0xffffffff | w>>32<<(4*r)
+		acc |= w << nacc
 		binary.LittleEndian.PutUint64(rem[at:], acc)
 		nacc += 8 * r
 		at += nacc >> 3
 		acc >>= nacc &^ 7 & 63
 		nacc &= 7
 	}
-	for _, v := range vs[k:] {
-		acc |= (uint64(v>>8) & mask) << (nacc & 7)
-		binary.LittleEndian.PutUint64(rem[at:], acc)
-		nacc += r
-		at += nacc >> 3
-		acc >>= nacc &^ 7 & 63
-		nacc &= 7
-	}
-	ib.at, ib.acc, ib.nacc = at, acc, nacc
-}
-
-// addHighs sets the upper bits of vs.
-func (ib *indexBuilder) addHighs(vs []uint32) {
-	x := ib.x
-	l := x.l & 63
-	hi := x.hi
-	n, hw, hacc := ib.n, ib.hw, ib.hacc
-	for _, v := range vs {
-		p := uint(v>>l) + n
-		w := p >> 6
-		if w != hw {
-			hacc = 0
-		}
-		hacc |= 1 << (p & 63)
-		binary.LittleEndian.PutUint64(hi[8*w:], hacc)
-		hw = w
-		n++
-	}
-	ib.hw, ib.hacc = hw, hacc
 }
 
 // finish returns the index, or nil if a bucket holds more than bucketMax
 // prefixes; then the caller holds the list flat, reading it from cursor.
 func (ib *indexBuilder) finish() (*index, *cursor) {
 	x := ib.x
-	binary.LittleEndian.PutUint64(x.hi[8*ib.hw:], ib.hacc)
+	ib.packRests()
+	ib.rest = nil
 	starts := ib.ends
 	worst := uint32(0)
 	for b := 1; b < len(starts); b++ {
@@ -304,7 +282,6 @@ func (ib *indexBuilder) finish() (*index, *cursor) {
 	// Do not keep the room left by duplicates and removals.
 	if used := ib.n + 16; uint(len(x.lo8))-used > used/16 {
 		x.lo8 = append([]byte(nil), x.lo8[:used]...)
-		x.rem = append([]byte(nil), x.rem[:(ib.n*x.r+7)/8+8]...)
 	}
 	if worst > bucketMax {
 		return nil, &cursor{x: x}
