@@ -2,6 +2,8 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
+//go:build !amd64 || purego
+
 package hashlist
 
 // decodeRun is [decodeRunGo].
