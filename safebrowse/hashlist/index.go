@@ -46,6 +46,7 @@ const bucketMax = 255
 // unless the bucket holds more than 16 prefixes (one in 250 at a million)
 // or two of them share the low byte sought (one in 30).
 type index struct {
+	n         uint     // prefixes
 	l, ns, nb uint     // bits of the low, the sub-bucket and the bucket
 	r         uint     // l-8, the bits of a low past its byte
 	bshift    uint     // 32-nb: a prefix's bucket is h>>bshift
@@ -160,27 +161,54 @@ func (x *index) inSub(p, i, j uint) bool {
 	return w>>q&1 != 0 && ones+uint(bits.OnesCount64(w&(1<<q-1))) == i
 }
 
-// cursor reads the prefixes of an index in order.
+// cursor reads the prefixes of an index in order, decoding them a
+// chunk at a time.
 type cursor struct {
-	x   *index
-	i   uint // the prefix to read next
-	pos uint // the bit of hi after the last prefix read
+	x    *index
+	i    uint // the prefix to decode next
+	pos  uint // the bit of hi after the last prefix decoded
+	b, e int  // buf[b:e] is decoded and not yet returned
+	buf  [128]uint32
 }
 
 // next returns the next prefix; there must be one.
 func (c *cursor) next() uint32 {
-	x := c.x
-	w := binary.LittleEndian.Uint64(x.hi[c.pos>>6<<3:]) >> (c.pos & 63)
-	for w == 0 {
-		c.pos = (c.pos | 63) + 1
-		w = binary.LittleEndian.Uint64(x.hi[c.pos>>6<<3:])
+	if c.b == c.e {
+		c.b, c.e = 0, c.fill(c.buf[:min(uint(len(c.buf)), c.x.n-c.i)])
 	}
-	c.pos += uint(bits.TrailingZeros64(w))
-	high := c.pos - c.i
-	low := uint(x.lo8[c.i]) | uint(peek(x.rem, x.r*c.i)&(1<<x.r-1))<<8
-	c.pos++
-	c.i++
-	return uint32(high<<x.l | low)
+	v := c.buf[c.b]
+	c.b++
+	return v
+}
+
+// fill decodes len(out) prefixes into out, which the index must hold,
+// and returns how many. It keeps the word of hi it reads with the bits
+// already read cleared, and clears each 1 bit it takes.
+func (c *cursor) fill(out []uint32) int {
+	x := c.x
+	l, r := x.l&63, x.r&7
+	rmask := uint64(1)<<r - 1
+	i, wi := c.i, c.pos>>6
+	w := binary.LittleEndian.Uint64(x.hi[8*wi:]) >> (c.pos & 63) << (c.pos & 63)
+	for k := range out {
+		for w == 0 {
+			wi++
+			w = binary.LittleEndian.Uint64(x.hi[8*wi:])
+		}
+		high := wi<<6 + uint(bits.TrailingZeros64(w)) - i
+		w &= w - 1
+		low := uint(x.lo8[i]) | uint(peek(x.rem, r*i)&rmask)<<8
+		out[k] = uint32(high<<l | low)
+		i++
+	}
+	c.i = i
+	c.pos = wi << 6
+	if w != 0 {
+		c.pos += uint(bits.TrailingZeros64(w))
+	} else {
+		c.pos += 64
+	}
+	return len(out)
 }
 
 // indexBuilder builds an index from prefixes given in ascending order.
@@ -271,6 +299,7 @@ func (ib *indexBuilder) packRests() {
 // prefixes; then the caller holds the list flat, reading it from cursor.
 func (ib *indexBuilder) finish() (*index, *cursor) {
 	x := ib.x
+	x.n = ib.n
 	ib.packRests()
 	ib.rest = nil
 	starts := ib.ends
