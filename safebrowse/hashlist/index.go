@@ -238,8 +238,9 @@ func (ib *indexBuilder) addAll(vs []uint32, hb []byte) {
 }
 
 // packRests packs the low r bits of each byte of rest into x.rem, eight
-// at a time: a word of eight bytes becomes 8r bits in three steps, each
-// joining pairs of lanes.
+// at a time: a word of eight bytes becomes 8r bits, r whole bytes, in
+// three steps, each joining pairs of lanes, and is stored whole at the
+// next r bytes of rem, its bytes past them 0 until the next store.
 func (ib *indexBuilder) packRests() {
 	x := ib.x
 	r := x.r & 7
@@ -247,23 +248,20 @@ func (ib *indexBuilder) packRests() {
 	if r == 0 {
 		return
 	}
-	m := uint64(1)<<r - 1
-	m8 := m * 0x0101010101010101
-	rem := x.rem
-	at, acc, nacc := uint(0), uint64(0), uint(0)
+	m8 := (uint64(1)<<r - 1) * 0x0101010101010101
+	r2, r4 := 2*r, 4*r
+	rem, rest := x.rem, ib.rest
 	// rest has 8 bytes after its n: a last word of fewer than eight
-	// prefixes packs zeros, which go past the bits used.
+	// prefixes packs zeros, which go past the bits used; and the last
+	// store, at r*i/8 ≤ (n*r+7)/8, fits in rem.
+	at := uint(0)
 	for i := uint(0); i < ib.n; i += 8 {
-		w := binary.LittleEndian.Uint64(ib.rest[i:]) & m8
+		w := binary.LittleEndian.Uint64(rest[i:i+8]) & m8
 		w = w&0x00ff00ff00ff00ff | (w>>8&0x00ff00ff00ff00ff)<<r
-		w = w&0x0000ffff0000ffff | (w>>16&0x0000ffff0000ffff)<<(2*r)
-		w = w&0xffffffff | w>>32<<(4*r)
-		acc |= w << nacc
-		binary.LittleEndian.PutUint64(rem[at:], acc)
-		nacc += 8 * r
-		at += nacc >> 3
-		acc >>= nacc &^ 7 & 63
-		nacc &= 7
+		w = w&0x0000ffff0000ffff | (w>>16&0x0000ffff0000ffff)<<r2
+		w = uint64(uint32(w)) | w>>32<<r4
+		binary.LittleEndian.PutUint64(rem[at:at+8], w)
+		at += r
 	}
 }
 
