@@ -331,7 +331,6 @@ run:
 	return j, 8*p - cnt, v
 }
 
-
 // load64 returns the 8 bytes of b from i, little-endian.
 func load64(b []byte, i uint) uint64 {
 	return binary.LittleEndian.Uint64(b[i : i+8 : i+8])
