@@ -1,0 +1,252 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+//go:build !purego
+
+#include "go_asm.h"
+#include "textflag.h"
+
+// func cpuid(leaf, sub uint32) (a, b, c, d uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL leaf+0(FP), AX
+	MOVL sub+4(FP), CX
+	CPUID
+	MOVL AX, a+8(FP)
+	MOVL BX, b+12(FP)
+	MOVL CX, c+16(FP)
+	MOVL DX, d+20(FP)
+	RET
+
+// SHA-256 with the SHA extensions (FIPS 180-4, 6.2.2), the state held as
+// SHA256RNDS2 takes it: X1 holds A, B, E, F (A in the top lane), X2 C, D,
+// G, H. Each SHA256RNDS2 does two rounds, with W+K of the two in the low
+// lanes of X0, and leaves A, B, E, F in its destination: the two
+// registers swap roles twice every four rounds. The message words of
+// rounds 4j to 4j+3 are in X3 to X6, by j mod 4; from round 16 on,
+// SCHED makes each four from the four before: W[t] = σ1(W[t-2]) +
+// W[t-7] + σ0(W[t-15]) + W[t-16], SHA256MSG1 adding the σ0 terms,
+// PALIGNR picking out W[t-7], and SHA256MSG2 adding the σ1 terms, which
+// depend on the words it makes. The words are the prefixes themselves,
+// loaded as they are: SHA-256 reads big-endian words, and the message
+// is the prefixes big-endian.
+
+// SCHED(a, b, c, d) replaces a, W[t-16..t-13], with W[t..t+3], from b,
+// c and d, the words of the three quads after a.
+#define SCHED(a, b, c, d) \
+	SHA256MSG1 b, a; \
+	MOVO       d, X10; \
+	PALIGNR    $4, c, X10; \
+	PADDD      X10, a; \
+	SHA256MSG2 d, a
+
+// QUAD(k, m) runs four rounds with the words m and the constants at k(AX).
+#define QUAD(k, m) \
+	MOVOU       k(AX), X0; \
+	PADDD       m, X0; \
+	SHA256RNDS2 X0, X1, X2; \
+	PSHUFD      $0x0e, X0, X0; \
+	SHA256RNDS2 X0, X2, X1
+
+// BUILD(off) makes addAll's stores (index.go) for the prefix v at
+// off(SI), the n-th of the index, BX holding n+1:
+//	lo8[n] = byte(v), rest[n] = byte(v>>8)
+//	ends[v>>bshift + 1] = n+1
+//	p = v>>l + n; hacc = 0 and hw = p>>6 when p>>6 is not hw;
+//	hacc |= 1<<(p&63); hi[8hw:] = hacc
+#define BUILD(off) \
+	MOVL    off(SI), DX; \
+	MOVB    DX, (R8)(BX*1); \
+	MOVL    DX, R14; \
+	SHRL    $8, R14; \
+	MOVB    R14, (R9)(BX*1); \
+	MOVL    DX, R14; \
+	MOVQ    bshift-8(SP), CX; \
+	SHRQ    CX, R14; \
+	MOVL    BX, 4(R10)(R14*4); \
+	MOVQ    l-16(SP), CX; \
+	SHRQ    CX, DX; \
+	LEAQ    -1(DX)(BX*1), CX; \
+	MOVQ    CX, R14; \
+	SHRQ    $6, R14; \
+	CMPQ    R14, R12; \
+	CMOVQNE zero-24(SP), R13; \
+	MOVQ    R14, R12; \
+	MOVL    $1, R14; \
+	SHLQ    CX, R14; \
+	ORQ     R14, R13; \
+	MOVQ    R13, (R11)(R12*8); \
+	INCQ    BX
+
+// QUADB(k, m, off) is QUAD with BUILD(off) between its two halves: the
+// stores of a prefix fill the time each SHA256RNDS2 waits for the one
+// before.
+#define QUADB(k, m, off) \
+	MOVOU       k(AX), X0; \
+	PADDD       m, X0; \
+	SHA256RNDS2 X0, X1, X2; \
+	BUILD(off); \
+	PSHUFD      $0x0e, X0, X0; \
+	SHA256RNDS2 X0, X2, X1
+
+// LOADSTATE turns the hash value at (DI), a to h, into X1 (A, B, E, F)
+// and X2 (C, D, G, H); STORESTATE back.
+#define LOADSTATE \
+	MOVOU      (DI), X1; \
+	MOVOU      16(DI), X2; \
+	PSHUFD     $0x1b, X1, X1; \
+	PSHUFD     $0x1b, X2, X2; \
+	MOVO       X2, X7; \
+	PUNPCKHQDQ X1, X7; \
+	PUNPCKLQDQ X1, X2; \
+	MOVO       X7, X1
+
+#define STORESTATE \
+	MOVO       X2, X7; \
+	PUNPCKHQDQ X1, X7; \
+	PUNPCKLQDQ X1, X2; \
+	PSHUFD     $0x1b, X7, X7; \
+	PSHUFD     $0x1b, X2, X2; \
+	MOVOU      X7, (DI); \
+	MOVOU      X2, 16(DI)
+
+// func shaBlocksAsm(h *[8]uint32, ws *uint32, blocks int)
+TEXT ·shaBlocksAsm(SB), NOSPLIT, $0-24
+	MOVQ h+0(FP), DI
+	MOVQ ws+8(FP), SI
+	MOVQ blocks+16(FP), DX
+	LEAQ ·sha256K(SB), AX
+	LOADSTATE
+
+block:
+	MOVO X1, X8
+	MOVO X2, X9
+	MOVOU 0(SI), X3
+	QUAD(0, X3)
+	MOVOU 16(SI), X4
+	QUAD(16, X4)
+	MOVOU 32(SI), X5
+	QUAD(32, X5)
+	MOVOU 48(SI), X6
+	QUAD(48, X6)
+	SCHED(X3, X4, X5, X6)
+	QUAD(64, X3)
+	SCHED(X4, X5, X6, X3)
+	QUAD(80, X4)
+	SCHED(X5, X6, X3, X4)
+	QUAD(96, X5)
+	SCHED(X6, X3, X4, X5)
+	QUAD(112, X6)
+	SCHED(X3, X4, X5, X6)
+	QUAD(128, X3)
+	SCHED(X4, X5, X6, X3)
+	QUAD(144, X4)
+	SCHED(X5, X6, X3, X4)
+	QUAD(160, X5)
+	SCHED(X6, X3, X4, X5)
+	QUAD(176, X6)
+	SCHED(X3, X4, X5, X6)
+	QUAD(192, X3)
+	SCHED(X4, X5, X6, X3)
+	QUAD(208, X4)
+	SCHED(X5, X6, X3, X4)
+	QUAD(224, X5)
+	SCHED(X6, X3, X4, X5)
+	QUAD(240, X6)
+	PADDD X8, X1
+	PADDD X9, X2
+	ADDQ  $64, SI
+	DECQ  DX
+	JNZ   block
+
+	STORESTATE
+	RET
+
+// shaBuildAsm is shaBlocksAsm with the stores of addAll for each prefix,
+// made in the shadow of the rounds: the rounds of a block take some 130
+// cycles, mostly waiting on each other, and its 16 prefixes' stores some
+// 90 instructions of the integer units.
+//
+// Registers: AX the constants, SI the block, DI blocks left, BX n+1,
+// CX the shift counts and p, DX v, R8 &lo8[0] - 1, R9 &rest[0] - 1, R10
+// &ends[0], R11 &hi[0], R12 hw, R13 hacc, R14 scratch. Every index is
+// in bounds for any 32-bit v and n below the builder's size, which
+// shaBuild checks.
+//
+// func shaBuildAsm(h *[8]uint32, vs *uint32, blocks int, ib *indexBuilder)
+TEXT ·shaBuildAsm(SB), NOSPLIT, $24-32
+	MOVQ ib+24(FP), DX
+	MOVQ indexBuilder_x(DX), CX
+	MOVQ index_bshift(CX), AX
+	ANDQ $63, AX
+	MOVQ AX, bshift-8(SP)
+	MOVQ index_l(CX), AX
+	ANDQ $63, AX
+	MOVQ AX, l-16(SP)
+	MOVQ $0, zero-24(SP)
+	MOVQ index_lo8(CX), R8
+	DECQ R8
+	MOVQ index_hi(CX), R11
+	MOVQ indexBuilder_rest(DX), R9
+	DECQ R9
+	MOVQ indexBuilder_ends(DX), R10
+	MOVQ indexBuilder_n(DX), BX
+	INCQ BX
+	MOVQ indexBuilder_hw(DX), R12
+	MOVQ indexBuilder_hacc(DX), R13
+
+	MOVQ h+0(FP), DI
+	MOVQ vs+8(FP), SI
+	LEAQ ·sha256K(SB), AX
+	LOADSTATE
+	MOVQ blocks+16(FP), DI
+
+block:
+	MOVO X1, X8
+	MOVO X2, X9
+	MOVOU 0(SI), X3
+	QUADB(0, X3, 0)
+	MOVOU 16(SI), X4
+	QUADB(16, X4, 4)
+	MOVOU 32(SI), X5
+	QUADB(32, X5, 8)
+	MOVOU 48(SI), X6
+	QUADB(48, X6, 12)
+	SCHED(X3, X4, X5, X6)
+	QUADB(64, X3, 16)
+	SCHED(X4, X5, X6, X3)
+	QUADB(80, X4, 20)
+	SCHED(X5, X6, X3, X4)
+	QUADB(96, X5, 24)
+	SCHED(X6, X3, X4, X5)
+	QUADB(112, X6, 28)
+	SCHED(X3, X4, X5, X6)
+	QUADB(128, X3, 32)
+	SCHED(X4, X5, X6, X3)
+	QUADB(144, X4, 36)
+	SCHED(X5, X6, X3, X4)
+	QUADB(160, X5, 40)
+	SCHED(X6, X3, X4, X5)
+	QUADB(176, X6, 44)
+	SCHED(X3, X4, X5, X6)
+	QUADB(192, X3, 48)
+	SCHED(X4, X5, X6, X3)
+	QUADB(208, X4, 52)
+	SCHED(X5, X6, X3, X4)
+	QUADB(224, X5, 56)
+	SCHED(X6, X3, X4, X5)
+	QUADB(240, X6, 60)
+	PADDD X8, X1
+	PADDD X9, X2
+	ADDQ  $64, SI
+	DECQ  DI
+	JNZ   block
+
+	MOVQ h+0(FP), DI
+	STORESTATE
+	MOVQ ib+24(FP), DX
+	DECQ BX
+	MOVQ BX, indexBuilder_n(DX)
+	MOVQ R12, indexBuilder_hw(DX)
+	MOVQ R13, indexBuilder_hacc(DX)
+	RET
