@@ -41,9 +41,10 @@ func shaBlocks(h *[8]uint32, ws []uint32) {
 func shaBuild(h *[8]uint32, vs []uint32, ib *indexBuilder, hb []byte) {
 	// The assembly stores without bounds checks: no more prefixes than the
 	// builder has room for (which Apply sizes for the whole list), so
-	// that every store is in bounds, as addAll's checks make sure.
-	room := min(len(ib.x.lo8)-16, len(ib.rest)-8) - int(ib.n)
-	if !haveSHA || len(vs) > room {
+	// that every store is in bounds, as addAll's checks make sure. It
+	// starts a group of rem: no rests open.
+	room := len(ib.x.lo8) - 16 - int(ib.n)
+	if !haveSHA || len(vs) > room || ib.n != ib.packed {
 		shaBuildGo(h, vs, ib, hb)
 		return
 	}

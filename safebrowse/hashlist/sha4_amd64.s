@@ -48,18 +48,24 @@ TEXT ·cpuid(SB), NOSPLIT, $0-24
 	PSHUFD      $0x0e, X0, X0; \
 	SHA256RNDS2 X0, X2, X1
 
-// BUILD(off) makes addAll's stores (index.go) for the prefix v at
+// BUILD(off, sh) makes addAll's stores (index.go) for the prefix v at
 // off(SI), the n-th of the index, BX holding n+1:
-//	lo8[n] = byte(v), rest[n] = byte(v>>8)
+//	lo8[n] = byte(v)
+//	R9 |= (v>>8 & (2^r - 1)) << sh, sh being r*(n mod 8)
 //	ends[v>>bshift + 1] = n+1
 //	p = v>>l + n; hacc = 0 and hw = p>>6 when p>>6 is not hw;
 //	hacc |= 1<<(p&63); hi[8hw:] = hacc
-#define BUILD(off) \
+// R9 gathers the rests of a group of 8 prefixes, r bits each, for
+// PACKED to store.
+#define BUILD(off, sh) \
 	MOVL    off(SI), DX; \
 	MOVB    DX, (R8)(BX*1); \
 	MOVL    DX, R14; \
 	SHRL    $8, R14; \
-	MOVB    R14, (R9)(BX*1); \
+	ANDQ    rmask-32(SP), R14; \
+	MOVQ    sh, CX; \
+	SHLQ    CX, R14; \
+	ORQ     R14, R9; \
 	MOVL    DX, R14; \
 	MOVQ    bshift-8(SP), CX; \
 	SHRQ    CX, R14; \
@@ -78,14 +84,23 @@ TEXT ·cpuid(SB), NOSPLIT, $0-24
 	MOVQ    R13, (R11)(R12*8); \
 	INCQ    BX
 
-// QUADB(k, m, off) is QUAD with BUILD(off) between its two halves: the
-// stores of a prefix fill the time each SHA256RNDS2 waits for the one
-// before.
-#define QUADB(k, m, off) \
+// PACKED stores the rests of a group, 8r bits, whole at the next r bytes
+// of rem (its bytes past them 0 until the next store), as packRests does.
+#define PACKED \
+	MOVQ remp-40(SP), R14; \
+	MOVQ R9, (R14); \
+	ADDQ r-48(SP), R14; \
+	MOVQ R14, remp-40(SP); \
+	XORL R9, R9
+
+// QUADB(k, m, off, sh) is QUAD with BUILD(off, sh) between its two
+// halves: the stores of a prefix fill the time each SHA256RNDS2 waits
+// for the one before.
+#define QUADB(k, m, off, sh) \
 	MOVOU       k(AX), X0; \
 	PADDD       m, X0; \
 	SHA256RNDS2 X0, X1, X2; \
-	BUILD(off); \
+	BUILD(off, sh); \
 	PSHUFD      $0x0e, X0, X0; \
 	SHA256RNDS2 X0, X2, X1
 
@@ -165,16 +180,18 @@ block:
 // shaBuildAsm is shaBlocksAsm with the stores of addAll for each prefix,
 // made in the shadow of the rounds: the rounds of a block take some 130
 // cycles, mostly waiting on each other, and its 16 prefixes' stores some
-// 90 instructions of the integer units.
+// 100 instructions of the integer units. The builder has no rests open
+// (n = packed): each 8 prefixes are a group of rem.
 //
 // Registers: AX the constants, SI the block, DI blocks left, BX n+1,
-// CX the shift counts and p, DX v, R8 &lo8[0] - 1, R9 &rest[0] - 1, R10
-// &ends[0], R11 &hi[0], R12 hw, R13 hacc, R14 scratch. Every index is
-// in bounds for any 32-bit v and n below the builder's size, which
-// shaBuild checks.
+// CX the shift counts and p, DX v, R8 &lo8[0] - 1, R9 the rests of the
+// group, R10 &ends[0], R11 &hi[0], R12 hw, R13 hacc, R14 scratch. The
+// frame holds bshift, l, a 0, 2^r - 1, the next group's address in rem,
+// r, and r*j for j from 0 to 7. Every index is in bounds for any 32-bit v
+// and n below the builder's size, which shaBuild checks.
 //
 // func shaBuildAsm(h *[8]uint32, vs *uint32, blocks int, ib *indexBuilder)
-TEXT ·shaBuildAsm(SB), NOSPLIT, $24-32
+TEXT ·shaBuildAsm(SB), NOSPLIT, $112-32
 	MOVQ ib+24(FP), DX
 	MOVQ indexBuilder_x(DX), CX
 	MOVQ index_bshift(CX), AX
@@ -184,16 +201,45 @@ TEXT ·shaBuildAsm(SB), NOSPLIT, $24-32
 	ANDQ $63, AX
 	MOVQ AX, l-16(SP)
 	MOVQ $0, zero-24(SP)
+	MOVQ index_r(CX), AX
+	ANDQ $7, AX
+	MOVQ AX, r-48(SP)
+	MOVQ CX, R9
+	MOVQ AX, CX
+	MOVL $1, R14
+	SHLQ CX, R14
+	DECQ R14
+	MOVQ R14, rmask-32(SP)
+	XORL R14, R14
+	MOVQ R14, sh0-56(SP)
+	ADDQ AX, R14
+	MOVQ R14, sh1-64(SP)
+	ADDQ AX, R14
+	MOVQ R14, sh2-72(SP)
+	ADDQ AX, R14
+	MOVQ R14, sh3-80(SP)
+	ADDQ AX, R14
+	MOVQ R14, sh4-88(SP)
+	ADDQ AX, R14
+	MOVQ R14, sh5-96(SP)
+	ADDQ AX, R14
+	MOVQ R14, sh6-104(SP)
+	ADDQ AX, R14
+	MOVQ R14, sh7-112(SP)
+	MOVQ R9, CX
+	MOVQ indexBuilder_n(DX), BX
+	IMULQ BX, AX
+	SHRQ $3, AX
+	ADDQ index_rem(CX), AX
+	MOVQ AX, remp-40(SP)     // &rem[n*r/8]
+	INCQ BX
 	MOVQ index_lo8(CX), R8
 	DECQ R8
 	MOVQ index_hi(CX), R11
-	MOVQ indexBuilder_rest(DX), R9
-	DECQ R9
 	MOVQ indexBuilder_ends(DX), R10
-	MOVQ indexBuilder_n(DX), BX
-	INCQ BX
 	MOVQ indexBuilder_hw(DX), R12
 	MOVQ indexBuilder_hacc(DX), R13
+	XORL R9, R9
 
 	MOVQ h+0(FP), DI
 	MOVQ vs+8(FP), SI
@@ -205,37 +251,39 @@ block:
 	MOVO X1, X8
 	MOVO X2, X9
 	MOVOU 0(SI), X3
-	QUADB(0, X3, 0)
+	QUADB(0, X3, 0, sh0-56(SP))
 	MOVOU 16(SI), X4
-	QUADB(16, X4, 4)
+	QUADB(16, X4, 4, sh1-64(SP))
 	MOVOU 32(SI), X5
-	QUADB(32, X5, 8)
+	QUADB(32, X5, 8, sh2-72(SP))
 	MOVOU 48(SI), X6
-	QUADB(48, X6, 12)
+	QUADB(48, X6, 12, sh3-80(SP))
 	SCHED(X3, X4, X5, X6)
-	QUADB(64, X3, 16)
+	QUADB(64, X3, 16, sh4-88(SP))
 	SCHED(X4, X5, X6, X3)
-	QUADB(80, X4, 20)
+	QUADB(80, X4, 20, sh5-96(SP))
 	SCHED(X5, X6, X3, X4)
-	QUADB(96, X5, 24)
+	QUADB(96, X5, 24, sh6-104(SP))
 	SCHED(X6, X3, X4, X5)
-	QUADB(112, X6, 28)
+	QUADB(112, X6, 28, sh7-112(SP))
+	PACKED
 	SCHED(X3, X4, X5, X6)
-	QUADB(128, X3, 32)
+	QUADB(128, X3, 32, sh0-56(SP))
 	SCHED(X4, X5, X6, X3)
-	QUADB(144, X4, 36)
+	QUADB(144, X4, 36, sh1-64(SP))
 	SCHED(X5, X6, X3, X4)
-	QUADB(160, X5, 40)
+	QUADB(160, X5, 40, sh2-72(SP))
 	SCHED(X6, X3, X4, X5)
-	QUADB(176, X6, 44)
+	QUADB(176, X6, 44, sh3-80(SP))
 	SCHED(X3, X4, X5, X6)
-	QUADB(192, X3, 48)
+	QUADB(192, X3, 48, sh4-88(SP))
 	SCHED(X4, X5, X6, X3)
-	QUADB(208, X4, 52)
+	QUADB(208, X4, 52, sh5-96(SP))
 	SCHED(X5, X6, X3, X4)
-	QUADB(224, X5, 56)
+	QUADB(224, X5, 56, sh6-104(SP))
 	SCHED(X6, X3, X4, X5)
-	QUADB(240, X6, 60)
+	QUADB(240, X6, 60, sh7-112(SP))
+	PACKED
 	PADDD X8, X1
 	PADDD X9, X2
 	ADDQ  $64, SI
@@ -247,6 +295,7 @@ block:
 	MOVQ ib+24(FP), DX
 	DECQ BX
 	MOVQ BX, indexBuilder_n(DX)
+	MOVQ BX, indexBuilder_packed(DX)
 	MOVQ R12, indexBuilder_hw(DX)
 	MOVQ R13, indexBuilder_hacc(DX)
 	RET
