@@ -18,8 +18,8 @@ import (
 // Where the CPU has the SHA extensions (fastSHA4), build gives the index
 // builder its prefixes in the same loop: the rounds are a chain of
 // dependent instructions that leaves most of the core idle, and the
-// builder's stores fill it, at almost no cost. Elsewhere a sink uses
-// crypto/sha256, and sha4 serves the tests.
+// builder's stores fill it, at almost no cost. Elsewhere a sink hashes
+// with crypto/sha256 and builds with addAll.
 type sha4 struct {
 	h    [8]uint32
 	n    uint64     // prefixes hashed or pending
@@ -41,6 +41,7 @@ var sha256K = [64]uint32{
 	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 }
 
+// init makes s the hash of an empty list.
 func (s *sha4) init() {
 	*s = sha4{h: sha256IV}
 }
