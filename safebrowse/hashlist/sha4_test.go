@@ -147,10 +147,11 @@ func sortedValues(r *rand.Rand, n int, first, gap uint64) []uint32 {
 
 // TestSHA4Build compares building an index through sha4 (between the
 // SHA-256 rounds, in assembly where the CPU has the SHA extensions) with
-// addAll and crypto/sha256, on lists of every index shape from indexMin
+// addAll and crypto/sha256, on lists of every index shape, from indexMin
 // (a low of 14 bits) to a few million (10 bits), random, clustered, at
-// the ends of the range, in builders with room to spare, given in chunks
-// that cut blocks anywhere.
+// the ends of the range, in builders with room to spare (and of the
+// shapes of 8 million prefixes and more), given in chunks that cut blocks
+// anywhere.
 func TestSHA4Build(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	random := func(n int) []uint32 { return sortedValues(r, n, r.Uint64N(1<<32/uint64(n)), 1<<32/uint64(n)) }
@@ -165,6 +166,8 @@ func TestSHA4Build(t *testing.T) {
 		{"1M", random(1 << 20), 0},
 		{"1M+1", random(1<<20 + 1), 0},
 		{"3M", random(3_000_000), 0},
+		{"a builder for 2^23: a low of 9 bits", random(100_000), 1 << 23},
+		{"a builder for 2^24: a low of 8 bits, no rest", random(100_000), 1 << 24},
 		{"dense from 0", sortedValues(r, 70_000, 0, 1), 0},
 		{"dense to the top", sortedValues(r, 70_000, 1<<32-70_000, 1), 0},
 		{"clusters", func() []uint32 {
@@ -177,10 +180,10 @@ func TestSHA4Build(t *testing.T) {
 		{"one bucket, then spread", append(sortedValues(r, 300, 5, 1), sortedValues(r, 80_000, 1<<20, 1<<15)...), 0},
 	}
 	for _, tt := range tests {
-		if (testing.Short() || raceEnabled) && len(tt.vals) > 200_000 {
+		size := max(tt.size, len(tt.vals))
+		if (testing.Short() || raceEnabled) && size > 200_000 {
 			continue
 		}
-		size := max(tt.size, len(tt.vals))
 		for _, chunk := range []int{512, 16, 1, 37, len(tt.vals)} {
 			a, sa := buildSHA4(tt.vals, size, chunk)
 			b, sb := buildRef(tt.vals, size, chunk)
