@@ -36,13 +36,14 @@ func shaBlocks(h *[8]uint32, ws []uint32) {
 }
 
 // shaBuild is [shaBuildGo] with the SHA extensions: the same blocks, and
-// the stores of ib.addAll made between the rounds, a prefix every four.
-// len(vs) is a multiple of 16.
+// the stores of ib.addAll made between the rounds, a prefix every four
+// rounds. len(vs) is a multiple of 16.
 func shaBuild(h *[8]uint32, vs []uint32, ib *indexBuilder, hb []byte) {
-	// The assembly stores without bounds checks: no more prefixes than the
-	// builder has room for (which Apply sizes for the whole list), so
-	// that every store is in bounds, as addAll's checks make sure. It
-	// starts a group of rem: no rests open.
+	// The assembly stores without bounds checks: no more prefixes than
+	// lo8 has room for (which Apply sizes for the whole list), so that
+	// every store is in bounds, as addAll's checks make sure: those to
+	// ends and hi for any 32-bit prefix, and those to rem, in the sizes
+	// newIndexBuilder gives them. It starts a group of rem: no rests open.
 	room := len(ib.x.lo8) - 16 - int(ib.n)
 	if !haveSHA || len(vs) > room || ib.n != ib.packed {
 		shaBuildGo(h, vs, ib, hb)
