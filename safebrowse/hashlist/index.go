@@ -212,17 +212,21 @@ func (c *cursor) fill(out []uint32) int {
 }
 
 // indexBuilder builds an index from prefixes given in ascending order.
-// For each prefix it stores its low byte in lo8, its next byte in rest
-// (whose low r bits finish packs into rem), its upper bit in hi, and one
-// past its position at ends[bucket+1], with no branch and no load: the
-// last prefix of a bucket writes last, so ends[b+1] ends up the end of
-// bucket b, or 0 when b is empty, which finish fills from the bucket
-// before.
+// For each prefix it stores its low byte in lo8, its upper bit in hi, and
+// one past its position at ends[bucket+1], with no branch and no load:
+// the last prefix of a bucket writes last, so ends[b+1] ends up the end
+// of bucket b, or 0 when b is empty, which finish fills from the bucket
+// before. Its next byte goes to rest, and its low r bits from there
+// into rem, eight prefixes at a time.
 type indexBuilder struct {
 	x    *index
 	ends []uint32
-	rest []byte
-	n    uint
+	// rest holds the next byte of the prefixes from packed to n, fewer
+	// than 8 between calls: those of x.rem's open group. packed is a
+	// multiple of 8.
+	rest   []byte
+	packed uint
+	n      uint
 	// The upper bits are ORed into hacc, word hw of x.hi, stored whole
 	// whenever a prefix is added.
 	hw   uint
@@ -233,8 +237,9 @@ type indexBuilder struct {
 func newIndexBuilder(n int) *indexBuilder {
 	x := newIndex(n)
 	x.lo8 = make([]byte, n+16)
+	x.rem = make([]byte, (uint(n)*x.r+7)/8+8)
 	x.hi = make([]byte, (uint(n)+1<<(x.ns+x.nb)+63)/64*8+8)
-	return &indexBuilder{x: x, ends: make([]uint32, 1<<x.nb+1), rest: make([]byte, n+8)}
+	return &indexBuilder{x: x, ends: make([]uint32, 1<<x.nb+1)}
 }
 
 // addAll adds vs, ascending, each greater than every prefix added
@@ -243,9 +248,13 @@ func newIndexBuilder(n int) *indexBuilder {
 func (ib *indexBuilder) addAll(vs []uint32, hb []byte) {
 	x := ib.x
 	n, hw, hacc := ib.n, ib.hw, ib.hacc
+	open := n - ib.packed
+	if need := open + uint(len(vs)) + 8; need > uint(len(ib.rest)) {
+		ib.rest = append(ib.rest[:open:open], make([]byte, need-open)...)
+	}
 	hb = hb[:4*len(vs)]
 	lo8 := x.lo8[n : n+uint(len(vs))]
-	rest := ib.rest[n : n+uint(len(vs))]
+	rest := ib.rest[open : open+uint(len(vs))]
 	ends, hi := ib.ends, x.hi
 	bs, l := x.bshift&63, x.l&63
 	for k, v := range vs {
@@ -263,36 +272,48 @@ func (ib *indexBuilder) addAll(vs []uint32, hb []byte) {
 		n++
 	}
 	ib.n, ib.hw, ib.hacc = n, hw, hacc
+	ib.packRests(false)
 }
 
 // packRests packs the low r bits of each byte of rest into x.rem, eight
-// at a time: a word of eight bytes becomes 8r bits in three steps, each
-// joining pairs of lanes.
-func (ib *indexBuilder) packRests() {
+// at a time: a word of eight bytes becomes 8r bits, r whole bytes, in
+// three steps, each joining pairs of lanes, and is stored whole at the
+// next r bytes of rem, its bytes past them 0 until the next store. It
+// packs the rests of whole groups of eight and leaves the others in rest;
+// with last, it packs them too, padded with zeros.
+func (ib *indexBuilder) packRests(last bool) {
 	x := ib.x
 	r := x.r & 7
-	x.rem = make([]byte, (ib.n*r+7)/8+8)
-	if r == 0 {
+	open := ib.n - ib.packed
+	whole := open &^ 7
+	if last && whole < open {
+		// rest has 8 bytes past the open ones: zero the ones a last
+		// group of fewer than 8 packs, which go past the bits used.
+		clear(ib.rest[open : whole+8])
+		whole += 8
+	}
+	if r != 0 {
+		m8 := (uint64(1)<<r - 1) * 0x0101010101010101
+		r2, r4 := 2*r, 4*r
+		rest := ib.rest
+		rem := x.rem[ib.packed*r/8:]
+		// The last store, at r*i/8 ≤ (n*r+7)/8 of rem, fits.
+		at := uint(0)
+		for i := uint(0); i < whole; i += 8 {
+			w := binary.LittleEndian.Uint64(rest[i:i+8]) & m8
+			w = w&0x00ff00ff00ff00ff | (w>>8&0x00ff00ff00ff00ff)<<r
+			w = w&0x0000ffff0000ffff | (w>>16&0x0000ffff0000ffff)<<r2
+			w = uint64(uint32(w)) | w>>32<<r4
+			binary.LittleEndian.PutUint64(rem[at:at+8], w)
+			at += r
+		}
+	}
+	if whole >= open {
+		ib.packed = ib.n
 		return
 	}
-	m := uint64(1)<<r - 1
-	m8 := m * 0x0101010101010101
-	rem := x.rem
-	at, acc, nacc := uint(0), uint64(0), uint(0)
-	// rest has 8 bytes after its n: a last word of fewer than eight
-	// prefixes packs zeros, which go past the bits used.
-	for i := uint(0); i < ib.n; i += 8 {
-		w := binary.LittleEndian.Uint64(ib.rest[i:]) & m8
-		w = w&0x00ff00ff00ff00ff | (w>>8&0x00ff00ff00ff00ff)<<r
-		w = w&0x0000ffff0000ffff | (w>>16&0x0000ffff0000ffff)<<(2*r)
-		w = w&0xffffffff | w>>32<<(4*r)
-		acc |= w << nacc
-		binary.LittleEndian.PutUint64(rem[at:], acc)
-		nacc += 8 * r
-		at += nacc >> 3
-		acc >>= nacc &^ 7 & 63
-		nacc &= 7
-	}
+	ib.packed += whole
+	copy(ib.rest, ib.rest[whole:open])
 }
 
 // finish returns the index, or nil if a bucket holds more than bucketMax
@@ -300,7 +321,7 @@ func (ib *indexBuilder) packRests() {
 func (ib *indexBuilder) finish() (*index, *cursor) {
 	x := ib.x
 	x.n = ib.n
-	ib.packRests()
+	ib.packRests(true)
 	ib.rest = nil
 	starts := ib.ends
 	worst := uint32(0)
@@ -311,6 +332,9 @@ func (ib *indexBuilder) finish() (*index, *cursor) {
 	// Do not keep the room left by duplicates and removals.
 	if used := ib.n + 16; uint(len(x.lo8))-used > used/16 {
 		x.lo8 = append([]byte(nil), x.lo8[:used]...)
+	}
+	if used := (ib.n*x.r+7)/8 + 8; uint(len(x.rem))-used > used/16 {
+		x.rem = append([]byte(nil), x.rem[:used]...)
 	}
 	if worst > bucketMax {
 		return nil, &cursor{x: x}
