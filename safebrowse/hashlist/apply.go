@@ -135,24 +135,17 @@ func (next *state) merge4(old *state, oldN int, m *wireList, bound int) error {
 	}
 	r, hasR := rem.next()
 	a, hasA := add.next()
-	var b, end uint32 // the bucket of the old hash i in the index, and its end
-	if old.idx != nil {
-		_, end = old.idx.bounds(0)
-	}
+	c := cursor{x: old.idx}
 	for i := range oldN {
+		var v uint32
+		if c.x != nil {
+			v = c.next()
+		} else {
+			v = binary.BigEndian.Uint32(old.flat[4*i:])
+		}
 		if hasR && int(r) == i {
 			r, hasR = rem.next()
 			continue
-		}
-		var v uint32
-		if x := old.idx; x != nil {
-			for uint32(i) >= end {
-				b++
-				_, end = x.bounds(b)
-			}
-			v = b<<16 | uint32(x.lo[i])
-		} else {
-			v = binary.BigEndian.Uint32(old.flat[4*i:])
 		}
 		for hasA && a < v {
 			out.add(a)
@@ -181,18 +174,27 @@ func (next *state) merge4(old *state, oldN int, m *wireList, bound int) error {
 }
 
 // sink4 receives the prefixes of a 4-byte list in ascending order and
-// builds its index or flat array and its checksum.
+// builds its index or flat array and its checksum, a chunk at a time: the
+// index and the checksum are computed in tight loops over each chunk while
+// it is in cache, in one loop where the CPU has the SHA extensions
+// (fastSHA4).
 type sink4 struct {
 	ib   *indexBuilder
 	flat []byte
-	h    hash.Hash
-	n    int // prefixes in hb, not yet hashed
-	hb   [4096]byte
+	h    hash.Hash // crypto/sha256: for a flat list, and without fastSHA4
+	sum  sha4      // for an index, with fastSHA4
+	n    int       // prefixes in buf, not yet added
+	buf  [512]uint32
+	hb   [2048]byte
 }
 
 func (s *sink4) init(bound int) {
 	if bound >= indexMin {
 		s.ib = newIndexBuilder(bound)
+		if fastSHA4 {
+			s.sum.init()
+			return
+		}
 	} else {
 		s.flat = make([]byte, 0, 4*bound)
 	}
@@ -200,50 +202,47 @@ func (s *sink4) init(bound int) {
 }
 
 func (s *sink4) add(v uint32) {
-	if s.ib == nil {
-		s.flat = binary.BigEndian.AppendUint32(s.flat, v)
-		return
+	s.buf[s.n] = v
+	if s.n++; s.n == len(s.buf) {
+		s.flush()
 	}
-	s.ib.add(v)
-	binary.BigEndian.PutUint32(s.hb[4*s.n:], v)
-	s.n++
-	if s.n == len(s.hb)/4 {
-		s.h.Write(s.hb[:])
-		s.n = 0
+}
+
+// flush adds the prefixes in buf.
+func (s *sink4) flush() {
+	vs := s.buf[:s.n]
+	s.n = 0
+	switch {
+	case s.ib == nil:
+		for _, v := range vs {
+			s.flat = binary.BigEndian.AppendUint32(s.flat, v)
+		}
+	case s.h == nil:
+		s.sum.build(vs, s.ib, s.hb[:])
+	default:
+		hb := s.hb[:4*len(vs)]
+		s.ib.addAll(vs, hb)
+		s.h.Write(hb)
 	}
 }
 
 // decodeAll adds the values of d, a full update's additions, each
-// greater than every prefix added before. Into an index, it decodes most
-// of them with [rice32.fastIndex], which adds them as it decodes; the
-// first value, the last few, long quotients and defects go through
-// [rice32.fill] and add.
+// greater than every prefix added before, decoding them straight into
+// buf.
 func (s *sink4) decodeAll(d *rice32) {
-	var small [8]uint32
 	for {
-		if ib := s.ib; ib != nil && !d.first {
-			m := min(len(s.hb)/4-s.n, int(d.left))
-			j := d.fastIndex(ib.lo[ib.n:ib.n+m], ib.ends, ib.n, s.hb[4*s.n:])
-			ib.n += j
-			if s.n += j; s.n == len(s.hb)/4 {
-				s.h.Write(s.hb[:])
-				s.n = 0
-			}
-			if j == m && d.left > 0 {
-				continue
-			}
-		}
-		c := d.fill(small[:])
+		c := d.fill(s.buf[s.n:])
 		if c == 0 {
 			return
 		}
-		for _, v := range small[:c] {
-			s.add(v)
+		if s.n += c; s.n == len(s.buf) {
+			s.flush()
 		}
 	}
 }
 
 func (s *sink4) finish(st *state) {
+	s.flush()
 	if s.ib == nil {
 		st.n = len(s.flat) / 4
 		s.h.Write(s.flat)
@@ -251,11 +250,21 @@ func (s *sink4) finish(st *state) {
 			st.flat = s.flat
 		}
 	} else {
-		st.n = s.ib.n
-		s.h.Write(s.hb[:4*s.n])
-		st.idx = s.ib.finish()
+		st.n = int(s.ib.n)
+		var c *cursor
+		if st.idx, c = s.ib.finish(); c != nil {
+			// A bucket too full for lookups: hold the list flat.
+			st.flat = make([]byte, 4*st.n)
+			for i := range st.n {
+				binary.BigEndian.PutUint32(st.flat[4*i:], c.next())
+			}
+		}
 	}
-	s.h.Sum(st.sum[:0])
+	if s.h == nil {
+		st.sum = s.sum.sum()
+	} else {
+		s.h.Sum(st.sum[:0])
+	}
 }
 
 // mergeWide builds the hashes of an 8-, 16- or 32-byte list as a flat

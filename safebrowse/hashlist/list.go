@@ -126,9 +126,9 @@ func (st *state) all(yield func([]byte) bool) {
 	w := st.width
 	buf := make([]byte, w)
 	if st.idx != nil {
-		b := uint32(0)
-		for i := range uint32(st.n) {
-			binary.BigEndian.PutUint32(buf, st.idx.at(i, &b))
+		c := cursor{x: st.idx}
+		for range st.n {
+			binary.BigEndian.PutUint32(buf, c.next())
 			if !yield(buf) {
 				return
 			}

@@ -216,73 +216,22 @@ func (d *rice32) fill(out []uint32) int {
 }
 
 // fast decodes values into out[j:], after v, and returns the new j and
-// v. Decoding is a chain of dependent operations (where an entry starts
-// depends on where the one before ended), so fast keeps the chain short:
-// it reads the stream at an absolute bit position and takes up to three
-// entries from each 8-byte load, which holds at least 57 bits; it reads
-// the loaded bits inverted, so that a quotient's 1 bits are counted by
-// one trailing-zeros instruction, with bit 57 set so that the count is
-// never of a zero word (which costs a conditional move). It stops at a
-// quotient that does not fit the bits loaded, and 8 bytes before the end
-// of the stream, for the careful loop of fill. It checks for a zero delta
-// and an overflow once, at the end, not with a branch an entry; if it
-// finds one, it returns j and v as it got them, for the careful loop to
-// find the first defect.
+// v. It hands the work to [decodeRun] in runs of at most maxRun values,
+// and leaves the reader after the last whole entry decoded.
 func (d *rice32) fast(out []uint32, j int, v uint64) (int, uint64) {
-	data := d.r.data
-	pos := uint(8*d.r.i) - d.r.n // the position of the next unread bit
-	j0, v0, pos0 := j, v, pos
-	k := d.k & 63
-	k1 := k + 1
-	kpow := uint64(1) << k // q<<k as q*kpow: a variable shift takes CX
-	mask := kpow - 1
-	var bad uint64 // bit 63 is set once a delta is zero
-	for j+3 <= len(out) && pos>>3+8 <= uint(len(data)) {
-		o := out[j : j+3 : j+3]
-		// w holds the next 57 bits; x the same inverted, and bit 57 set.
-		w := load64(data, pos>>3) >> (pos & 7)
-		x := ^w | 1<<57
-		q1 := uint(bits.TrailingZeros64(x))
-		n1 := q1 + k1
-		if n1 > 57 {
-			break // a long quotient
+	r := &d.r
+	data := r.data
+	pos := uint(8*r.i) - r.n // the position of the next unread bit
+	for j < len(out) {
+		m := min(len(out)-j, maxRun)
+		n, end, last := decodeRun(out[j:j+m], data, pos, v, d.k)
+		j, pos, v = j+n, end, last
+		if n < m {
+			break
 		}
-		q2 := uint(bits.TrailingZeros64(x >> n1))
-		n2 := n1 + q2 + k1
-		d1 := uint64(q1)*kpow + w>>(q1+1)&mask
-		v += d1
-		bad |= d1 - 1
-		o[0] = uint32(v)
-		if n2 > 57 {
-			// The second entry is not all loaded: the next load has it.
-			pos += n1
-			j++
-			continue
-		}
-		q3 := uint(bits.TrailingZeros64(x >> n2))
-		n3 := n2 + q3 + k1
-		d2 := uint64(q2)*kpow + w>>(n1+q2+1)&mask
-		v += d2
-		bad |= d2 - 1
-		o[1] = uint32(v)
-		if n3 > 57 {
-			pos += n2
-			j += 2
-			continue
-		}
-		d3 := uint64(q3)*kpow + w>>(n2+q3+1)&mask
-		v += d3
-		bad |= d3 - 1
-		o[2] = uint32(v)
-		pos += n3
-		j += 3
-	}
-	if bad>>63 != 0 || v > math.MaxUint32 {
-		j, v, pos = j0, v0, pos0
 	}
 	// Leave the reader at pos: the whole bytes before it consumed, and
 	// the unread bits of a byte partly read in buf.
-	r := &d.r
 	r.i, r.buf, r.n = int(pos>>3), 0, 0
 	if pos&7 != 0 {
 		r.buf = uint64(data[r.i]) >> (pos & 7)
@@ -292,90 +241,94 @@ func (d *rice32) fast(out []uint32, j int, v uint64) (int, uint64) {
 	return j, v
 }
 
-// fastIndex is [rice32.fast] for a full update of a 4-byte list: it
-// decodes up to len(lo) values and, instead of keeping them, adds each to
-// the index being built and to the buffer of the checksum, in the same
-// loop: value i goes to lo[i] (its low 16 bits), ends[bucket+1] (n+i+1,
-// see [indexBuilder]) and hb[4i:] (big-endian). len(hb) is at least
-// 4*len(lo). The loop is as much bound by how many instructions it runs
-// as by its chain: it takes the remainders from the loaded bits as they
-// are (w) and the quotients from them inverted (x), and checks bounds
-// once for each group of three. It returns how many values it added; on
-// a defect, none, with the stores it made (which the failed update
-// discards) past what it returns. It does not decode the first value.
-func (d *rice32) fastIndex(lo []uint16, endsArr *[65537]uint32, n int, hb []byte) int {
-	ends := endsArr[:] // checked for nil once, not on every store
-	data := d.r.data
-	pos := uint(8*d.r.i) - d.r.n // the position of the next unread bit
-	pos0 := pos
-	v := uint64(d.v)
-	k := d.k & 63
+// maxRun bounds the values of one [decodeRun], so that its sum, which it
+// checks for an overflow only at the end, cannot wrap around 64 bits: a
+// delta it takes is under 2^37, and the value it starts from under 2^32.
+const maxRun = 1 << 16
+
+// runGroup returns how many entries [decodeRun] takes from each refill of
+// its buffer, which then holds at least 56 bits, for the Rice parameter
+// k: as many entries of k+3 bits (a quotient of 2) as 56 bits hold, so
+// that the branch that finds an entry past the bits loaded is rarely
+// taken (under 3% of entries for deltas of 2^k to 2^(k+1) on average).
+func runGroup(k uint) uint {
+	return max(1, 56/(k+3))
+}
+
+// decodeRunGo decodes whole entries of a 32-bit Rice stream with
+// parameter k (taken mod 32) from bit pos of data into out, each the value
+// before plus its delta, starting after v, a 32-bit value. It returns how
+// many it decoded, the position after them and the last value. It stops
+// at the end of out, before an entry longer than 56 bits, and 8 to 15
+// bytes before the end of data, and reads no byte past it. If a delta is
+// zero or a value overflows 32 bits, it returns 0, pos and v, having
+// decoded nothing: the careful loop of [rice32.fill] finds the defect.
+//
+// It is [decodeRun] on architectures other than amd64 and under the
+// purego build tag, and the reference for the assembly of decodeRunAsm,
+// which takes the same steps to the same results.
+//
+// Decoding is a chain of dependent operations (where an entry starts
+// depends on where the one before ended), so it keeps the chain short:
+// a 64-bit buffer x holds the stream's next bits, inverted, so that one
+// trailing-zeros count gives a quotient and one shift by the entry's
+// length consumes it. The buffer is refilled after every runGroup(k)
+// entries without a branch on how many bits it holds: 8 bytes are loaded
+// at p, the first byte not yet in it, and only the whole bytes that fit
+// are counted, so that it then holds 56 to 63 bits; the load's address
+// is known a refill before, so the load waits for no entry. It checks
+// for a zero delta and an overflow once, at the end, not with a branch
+// an entry.
+func decodeRunGo(out []uint32, data []byte, pos uint, v uint64, k uint) (int, uint, uint64) {
+	p := pos >> 3
+	if p+8 > uint(len(data)) {
+		return 0, pos, v
+	}
+	v0 := v
+	k &= 31
 	k1 := k + 1
-	kpow := uint64(1) << k // q<<k as q*kpow: a variable shift takes CX
-	mask := kpow - 1
+	mask := uint64(1)<<k - 1
+	group := runGroup(k)
+	// x holds cnt bits, the next one lowest, inverted; the bits above
+	// cnt are 0 or the stream's own, so that a refill can OR more in.
+	x := ^load64(data, p) >> (pos & 7)
+	cnt := 56 - pos&7
+	p += 7
 	var bad uint64 // bit 63 is set once a delta is zero
-	j := uint(0)
-	m := uint(len(lo))
-	for j+3 <= m && pos>>3+8 <= uint(len(data)) {
-		l := lo[j : j+3 : j+3]
-		h := hb[4*j : 4*j+12 : 4*j+12]
-		e := uint32(n) + uint32(j)
-		// w holds the next 57 bits; x the same inverted, and bit 57 set.
-		w := load64(data, pos>>3) >> (pos & 7)
-		x := ^w | 1<<57
-		q1 := uint(bits.TrailingZeros64(x))
-		n1 := q1 + k1
-		if n1 > 57 {
+	j := 0
+run:
+	for {
+		for range group {
+			if j == len(out) {
+				break run
+			}
+			q := uint(bits.TrailingZeros64(x)) // 64 when x is 0
+			n := q + k1
+			if n > cnt {
+				if cnt >= 56 {
+					break run // a long quotient: a refill would add nothing
+				}
+				break // not all loaded: refill
+			}
+			d := uint64(q)<<k + (^(x >> 1 >> (q & 63)) & mask)
+			v += d
+			bad |= d - 1
+			out[j] = uint32(v)
+			j++
+			cnt -= n
+			x >>= n & 63
+		}
+		if p+8 > uint(len(data)) {
 			break
 		}
-		q2 := uint(bits.TrailingZeros64(x >> n1))
-		n2 := n1 + q2 + k1
-		d1 := uint64(q1)*kpow + w>>(q1+1)&mask
-		v += d1
-		bad |= d1 - 1
-		l[0] = uint16(v)
-		ends[uint32(v)>>16+1] = e + 1
-		binary.BigEndian.PutUint32(h[0:4], uint32(v))
-		if n2 > 57 {
-			pos += n1
-			j++
-			continue
-		}
-		q3 := uint(bits.TrailingZeros64(x >> n2))
-		n3 := n2 + q3 + k1
-		d2 := uint64(q2)*kpow + w>>(n1+q2+1)&mask
-		v += d2
-		bad |= d2 - 1
-		l[1] = uint16(v)
-		ends[uint32(v)>>16+1] = e + 2
-		binary.BigEndian.PutUint32(h[4:8], uint32(v))
-		if n3 > 57 {
-			pos += n2
-			j += 2
-			continue
-		}
-		d3 := uint64(q3)*kpow + w>>(n2+q3+1)&mask
-		v += d3
-		bad |= d3 - 1
-		l[2] = uint16(v)
-		ends[uint32(v)>>16+1] = e + 3
-		binary.BigEndian.PutUint32(h[8:12], uint32(v))
-		pos += n3
-		j += 3
+		x |= ^load64(data, p) << cnt
+		p += (63 - cnt) >> 3
+		cnt |= 56
 	}
 	if bad>>63 != 0 || v > math.MaxUint32 {
-		j, v, pos = 0, uint64(d.v), pos0
+		return 0, pos, v0
 	}
-	d.v = uint32(v)
-	d.left -= int64(j)
-	r := &d.r
-	r.i, r.buf, r.n = int(pos>>3), 0, 0
-	if pos&7 != 0 {
-		r.buf = uint64(data[r.i]) >> (pos & 7)
-		r.n = 8 - pos&7
-		r.i++
-	}
-	return int(j)
+	return j, 8*p - cnt, v
 }
 
 // load64 returns the 8 bytes of b from i, little-endian.

@@ -1,0 +1,187 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package hashlist
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestShape checks the split of a prefix at the sizes that matter: the
+// low takes log2(2^32/n) bits (8 to 14), a bucket about 8 prefixes, and
+// the three parts 32 bits.
+func TestShape(t *testing.T) {
+	tests := []struct {
+		n         int
+		l, ns, nb uint
+	}{
+		{1, 14, 18, 0},         // one prefix: one bucket
+		{1 << 16, 14, 5, 13},   // indexMin: the low is capped at 14 bits
+		{1_000_000, 12, 3, 17}, // the benchmark list: 1.96 bytes a prefix
+		{1 << 20, 12, 3, 17},   // a power of two keeps the larger low
+		{1<<20 + 1, 11, 4, 17}, // one more takes a bit from the low
+		{1 << 24, 8, 3, 21},    // maxDatabaseEntries
+		{1 << 30, 8, 0, 24},    // far past any list: the low is at least 8
+	}
+	for _, tt := range tests {
+		l, ns, nb := shape(tt.n)
+		if l != tt.l || ns != tt.ns || nb != tt.nb || l+ns+nb != 32 {
+			t.Errorf("shape(%d) = %d, %d, %d; want %d, %d, %d", tt.n, l, ns, nb, tt.l, tt.ns, tt.nb)
+		}
+	}
+}
+
+// buildIndex builds an index of vals, sorted and distinct, through
+// addAll in chunks of the given size, and returns it, or nil when it
+// holds them flat.
+func buildIndex(t *testing.T, vals []uint32, chunk int) *index {
+	t.Helper()
+	ib := newIndexBuilder(len(vals))
+	for v := range slices.Chunk(vals, chunk) {
+		ib.addAll(v, make([]byte, 4*len(v)))
+	}
+	x, c := ib.finish()
+	got := make([]uint32, len(vals))
+	if c == nil {
+		c = &cursor{x: x}
+	}
+	for i := range got {
+		got[i] = c.next()
+	}
+	if !slices.Equal(got, vals) {
+		t.Fatalf("%d prefixes read back in order differ", len(vals))
+	}
+	return x
+}
+
+// TestIndex compares contains with a binary search on sets of many sizes
+// and spreads: random (every shape from l = 14 to 5), clustered in a few
+// buckets, sharing lows across sub-buckets, and with buckets of more than
+// 12 prefixes, which take the careful path. Every prefix is probed, and as
+// many neighbours and random values.
+func TestIndex(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	random := func(n int) []uint32 {
+		m := map[uint32]bool{}
+		for len(m) < n {
+			m[r.Uint32()] = true
+		}
+		v := make([]uint32, 0, n)
+		for k := range m {
+			v = append(v, k)
+		}
+		slices.Sort(v)
+		return v
+	}
+	tests := []struct {
+		name string
+		vals []uint32
+	}{
+		{"one", []uint32{0x12345678}},
+		{"zero and max", []uint32{0, 0xffffffff}},
+		{"random 100", random(100)},
+		{"random 5000", random(5000)},
+		{"random 70000", random(70000)},
+		{"random 300000", random(300000)},
+		// 60 prefixes a bucket: beyond the 12 compared at once, and
+		// codes longer than a word.
+		{"full buckets", func() []uint32 {
+			l, ns, _ := shape(100_020)
+			var v []uint32
+			for b := range uint32(1667) {
+				for _, low := range random(60) {
+					// One bucket in 16, so that the offsets fit
+					// a uint8.
+					v = append(v, b<<4<<(l+ns)|low>>(l+ns))
+				}
+			}
+			slices.Sort(v)
+			return slices.Compact(v)
+		}()},
+		// Prefixes that differ only in their sub-bucket: equal lows in
+		// the first 8 sub-buckets of each bucket.
+		{"shared lows", func() []uint32 {
+			l, ns, _ := shape(24_000)
+			var v []uint32
+			for b := range uint32(3000) {
+				for j := range uint32(8) {
+					v = append(v, b<<(l+ns)|j<<l|0xabc)
+				}
+			}
+			return v
+		}()},
+		// 255 prefixes in one bucket: the most an index holds.
+		{"bucket of 255", func() []uint32 {
+			_, _, nb := shape(70255)
+			v := slices.DeleteFunc(random(70000), func(v uint32) bool { return v>>(32-nb) == 0x40000000>>(32-nb) })
+			for i := range 255 {
+				v = append(v, 0x40000000|uint32(i))
+			}
+			slices.Sort(v)
+			return slices.Compact(v)
+		}()},
+	}
+	for _, tt := range tests {
+		for _, chunk := range []int{1, 7, 1024} {
+			x := buildIndex(t, tt.vals, chunk)
+			if x == nil {
+				t.Fatalf("%s: held flat", tt.name)
+			}
+			probe := func(h uint32) {
+				_, want := slices.BinarySearch(tt.vals, h)
+				if got := x.contains(h); got != want {
+					t.Fatalf("%s (chunks of %d): contains(%#08x) = %v; want %v", tt.name, chunk, h, got, want)
+				}
+			}
+			for _, v := range tt.vals {
+				probe(v)
+				probe(v + 1)
+				probe(v - 1)
+				probe(v ^ 1<<(x.l))
+				probe(r.Uint32())
+			}
+		}
+	}
+}
+
+// TestIndexFlat: a bucket of more than bucketMax prefixes makes finish
+// give up the index for a flat list, read in order from the cursor.
+func TestIndexFlat(t *testing.T) {
+	var vals []uint32
+	for i := range uint32(256) {
+		vals = append(vals, 0x80000000|i) // 256 in one bucket
+	}
+	ib := newIndexBuilder(len(vals))
+	ib.addAll(vals, make([]byte, 4*len(vals)))
+	x, c := ib.finish()
+	if x != nil || c == nil {
+		t.Fatalf("%d prefixes: finish kept the index", len(vals))
+	}
+	for i, want := range vals {
+		if got := c.next(); got != want {
+			t.Fatalf("prefix %d: %#x; want %#x", i, got, want)
+		}
+	}
+}
+
+// TestIndexWide: 16 buckets whose offsets pass 255 keep their offsets as
+// uint32s, and contains reads them.
+func TestIndexWide(t *testing.T) {
+	l, ns, _ := shape(16 * 18)
+	var vals []uint32
+	for i := range uint32(16 * 18) {
+		vals = append(vals, i/18<<(l+ns)|i%18) // 18 in each of 16 buckets
+	}
+	x := buildIndex(t, vals, 5)
+	if x == nil || x.wide == nil {
+		t.Fatalf("index %v; want one with wide offsets", x)
+	}
+	for _, v := range vals {
+		if !x.contains(v) || x.contains(v+1<<l) {
+			t.Fatalf("contains(%#x) wrong", v)
+		}
+	}
+}
