@@ -135,9 +135,10 @@
 // a []uint32 holds 4, and their entropy is 1.69), which TestMemoryPerPrefix
 // holds to 2.0. Contains reads the low bytes of the bucket's first 16
 // prefixes in two words and compares them with the one sought eight at a
-// time, gathers the matches with one multiply, and checks the one that
+// time, gathers the matches with one multiply, and returns false when
+// none matches, as for most probes; otherwise it checks the one that
 // matches against the rest of its low and, with a count of the bucket's
-// 1 bits before it, its sub-bucket: it takes no branch unless the bucket
+// 1 bits before it, its sub-bucket, with no branch unless the bucket
 // holds more than 16 prefixes (one in 250 at a million) or two share the
 // low byte sought (one in 30). On a million varied probes it takes
 // 0.36× the time of a binary search over a []uint32 of the same values

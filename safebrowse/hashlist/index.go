@@ -40,15 +40,17 @@ const bucketMax = 255
 // the index takes 8 + 4 + 2.05 + 1.31 bits a prefix, 1.92 bytes.
 //
 // Contains compares the low bytes of the first 16 prefixes of the bucket
-// with the one sought, eight at once in the bytes of a word, and checks
-// the one that matches, if any, against the rest of the low and, with a
-// count of the 1 bits before it, against the code. It takes no branch
-// unless the bucket holds more than 16 prefixes (one in 250 at a million)
-// or two of them share the low byte sought (one in 30).
+// with the one sought, eight at once in the bytes of a word, and returns
+// false when none matches, as for most probes. Otherwise it checks the one
+// that matches against the rest of the low and, with a count of the 1
+// bits before it, against the code, with no branch, unless the bucket
+// holds more than 16 prefixes (one in 250 at a million) or two of them
+// share the low byte sought (one in 30).
 type index struct {
 	n         uint     // prefixes
 	l, ns, nb uint     // bits of the low, the sub-bucket and the bucket
 	r         uint     // l-8, the bits of a low past its byte
+	short     bool     // ns ≤ 5: a bucket of 16 has its code in 48 bits
 	bshift    uint     // 32-nb: a prefix's bucket is h>>bshift
 	base      []uint32 // s(b) for every 16th bucket b
 	off       []uint8  // s(b) - base[b>>4]; nil when wide is used
@@ -72,7 +74,7 @@ func shape(n int) (l, ns, nb uint) {
 // newIndex returns an index of the shape of n, with no prefixes yet.
 func newIndex(n int) *index {
 	l, ns, nb := shape(n)
-	return &index{l: l, ns: ns, nb: nb, r: l - 8, bshift: 32 - nb}
+	return &index{l: l, ns: ns, nb: nb, r: l - 8, bshift: 32 - nb, short: ns <= 5}
 }
 
 // bounds returns s(b) and s(b+1): the prefixes of bucket b.
@@ -110,25 +112,31 @@ func (x *index) contains(h uint32) bool {
 	b := uint(uint64(h) >> (x.bshift & 63)) // 0 when nb is 0
 	s, e := x.bounds(b)
 	c := uint(e - s)
-	// The loads of the bucket's code, lows and rest of the lows are made
-	// before any depends on another.
+	lo := x.lo8[s : s+16 : s+16]
+	pat := uint64(byte(h)) * 0x0101010101010101
+	rk := zeroBytes(binary.LittleEndian.Uint64(lo[:8])^pat) | zeroBytes(binary.LittleEndian.Uint64(lo[8:])^pat)<<8
 	p := b<<(x.ns&63) + uint(s)
-	code := peek(x.hi, p)
 	r := x.r & 7
-	rest := peek(x.rem, r*uint(s))
-	j := uint(h>>(x.l&63)) & (1<<(x.ns&63) - 1)
-	pat := uint64(h&0xff) * 0x0101010101010101
-	lo8 := x.lo8[s:]
-	rk := zeroBytes(binary.LittleEndian.Uint64(lo8)^pat) | zeroBytes(binary.LittleEndian.Uint64(lo8[8:])^pat)<<8
-	rk &= 1<<min(c, 16) - 1
-	if i := uint(bits.TrailingZeros64(rk|1<<16)) & 63; c <= 16 && rk&(rk-1) == 0 && r*i < 57-r && x.ns <= 5 {
-		// At most one prefix of the bucket has the low byte sought, its
-		// rest is in the word read, and so is the code (c + 2^ns ≤ 48
-		// bits): check both with no branch.
-		q := (i + j) & 63
-		same := b2u(rk != 0) & b2u((rest>>(r*i&63)^uint64(h>>8))&(1<<r-1) == 0)
-		return same&(code>>q)&b2u(uint(bits.OnesCount64(code&(1<<q-1))) == i) != 0
+	if c <= 16 && x.short {
+		rk &= 1<<c - 1
+		if rk == 0 {
+			return false // most probes: no prefix has the low byte
+		}
+		i := uint(bits.TrailingZeros64(rk)) & 15
+		if rk&(rk-1) == 0 && r*i < 57-r {
+			// One prefix of the bucket has the low byte sought, its rest
+			// is in the word read, and so is the code: check both with
+			// no branch.
+			code := load64(x.hi, p>>3) >> (p & 7)
+			at := r * uint(s)
+			rest := load64(x.rem, at>>3) >> (at & 7)
+			j := uint(h>>(x.l&63)) & (1<<(x.ns&63) - 1)
+			q := (i + j) & 63
+			same := b2u((rest>>(r*i&63)^uint64(h>>8))&(1<<r-1) == 0)
+			return same&(code>>q)&b2u(uint(bits.OnesCount64(code&(1<<q-1))) == i) != 0
+		}
 	}
+	j := uint(h>>(x.l&63)) & (1<<(x.ns&63) - 1)
 	for i := range c {
 		if x.lo8[uint(s)+i] == byte(h) &&
 			(peek(x.rem, r*(uint(s)+i))^uint64(h>>8))&(1<<r-1) == 0 &&
