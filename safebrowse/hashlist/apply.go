@@ -251,13 +251,19 @@ func (s *sink4) finish(st *state) {
 		}
 	} else {
 		st.n = int(s.ib.n)
-		var c *cursor
-		if st.idx, c = s.ib.finish(); c != nil {
-			// A bucket too full for lookups: hold the list flat.
-			st.flat = make([]byte, 4*st.n)
-			for i := range st.n {
-				binary.BigEndian.PutUint32(st.flat[4*i:], c.next())
-			}
+		x, c := s.ib.finish()
+		switch l, ns, nb := shape(st.n); {
+		case c != nil:
+			st.holdFlat(c) // a bucket too full for lookups
+		case st.n < indexMin:
+			// The removals left too few prefixes for an index.
+			st.holdFlat(&cursor{x: x})
+		case x.l != l || x.ns != ns || x.nb != nb:
+			// The builder was sized for the old list and the additions:
+			// an index of the right shape takes less memory.
+			st.reindex(&cursor{x: x})
+		default:
+			st.idx = x
 		}
 	}
 	if s.h == nil {
@@ -265,6 +271,37 @@ func (s *sink4) finish(st *state) {
 	} else {
 		s.h.Sum(st.sum[:0])
 	}
+}
+
+// holdFlat holds the st.n prefixes of c as a flat array.
+func (st *state) holdFlat(c *cursor) {
+	st.idx, st.flat = nil, nil
+	if st.n == 0 {
+		return
+	}
+	st.flat = make([]byte, 4*st.n)
+	for i := range st.n {
+		binary.BigEndian.PutUint32(st.flat[4*i:], c.next())
+	}
+}
+
+// reindex holds the st.n prefixes of c in an index of their own shape,
+// or flat if a bucket of it is too full.
+func (st *state) reindex(c *cursor) {
+	ib := newIndexBuilder(st.n)
+	var buf [512]uint32
+	hb := make([]byte, 4*len(buf))
+	for done := 0; done < st.n; {
+		k := c.fill(buf[:min(len(buf), st.n-done)])
+		ib.addAll(buf[:k], hb[:4*k])
+		done += k
+	}
+	x, flat := ib.finish()
+	if flat != nil {
+		st.holdFlat(flat)
+		return
+	}
+	st.idx = x
 }
 
 // mergeWide builds the hashes of an 8-, 16- or 32-byte list as a flat

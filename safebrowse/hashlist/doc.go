@@ -94,17 +94,21 @@
 //	m. A sha256_checksum in an error is quoted in hex within the 100-byte
 //	   rule of every quoted input: at most 100 hex digits, then its length,
 //	   so that a 32 MiB checksum does not make a 64 MiB message.
-//	n. Two loops are in assembly on amd64, in GOAMD64=v1 instructions
-//	   only: the Rice decoder's (rice_amd64.s) and, for a 4-byte list
-//	   held as an index, SHA-256 with the build of the index (decision
-//	   o). In Go the compiler keeps too few of their values in registers
-//	   and moves every variable shift count through CX: the decoder took
-//	   about 50 instructions an entry, 3.0 ns against the assembly's 1.7,
-//	   and the build 3.7 ns a prefix against none beyond the hash's. The
-//	   Go loops stay, and are the reference: other architectures, CPUs
-//	   without the SHA extensions, and the purego build tag run them; the
-//	   assembly takes their steps to their results, and differential
-//	   tests, fuzz targets and CI's purego run hold the two together.
+//	n. Two loops are in assembly on amd64: the Rice decoder's
+//	   (rice_amd64.s), in GOAMD64=v1 instructions only, and, for a 4-byte
+//	   list held as an index, SHA-256 with the build of the index
+//	   (sha4_amd64.s, decision o), which takes the SHA extensions and
+//	   SSSE3 and runs only where CPUID reports them. In Go the compiler
+//	   keeps too few of their values in registers and moves every
+//	   variable shift count through CX: the decoder took about 50
+//	   instructions an entry, 3.0 ns against the assembly's 1.6, and the
+//	   build 3.7 ns a prefix against none beyond the hash's. The Go loops
+//	   stay, and are the reference: other architectures and the purego
+//	   build tag run the Go decoder and the Go SHA-256 with its build, and
+//	   CPUs without the SHA extensions the Go decoder, addAll and
+//	   crypto/sha256; the assembly takes the Go loops' steps to their
+//	   results, and differential tests, fuzz targets and CI's purego run
+//	   hold the two together.
 //	o. The checksum of a 4-byte list held as an index is computed, where
 //	   CPUID reports the SHA extensions and SSSE3, by the package's own
 //	   SHA-256 (FIPS 180-4) rather than crypto/sha256: SHA-256 reads its
@@ -127,10 +131,11 @@
 // million), and its high bits. The lows are stored as they are, the low
 // byte of each in one array and its other l-8 bits packed in another; the
 // highs are Elias–Fano's upper bits, a bitmap in which the i-th prefix
-// sets bit i + high, 2 to 3 bits a prefix however they spread. The first
-// bits of the high choose a bucket of about 8 prefixes, found through a
-// uint8 offset per bucket and a uint32 every 16 buckets; the rest choose a
-// sub-bucket, coded in the bucket's run of the bitmap. At 1,000,000 random
+// sets bit i + high, 2 to 3 bits a prefix however they spread (up to 5
+// below 2^18 prefixes, where l stops at 14). The first bits of the high
+// choose a bucket of about 8 prefixes, found through a uint8 offset per
+// bucket and a uint32 every 16 buckets; the rest choose a sub-bucket,
+// coded in the bucket's run of the bitmap. At 1,000,000 random
 // prefixes a list holds 1.96 bytes a prefix (8 + 4 + 2.05 + 1.31 bits;
 // a []uint32 holds 4, and their entropy is 1.69), which TestMemoryPerPrefix
 // holds to 2.0. Contains reads the low bytes of the bucket's first 16
@@ -140,11 +145,12 @@
 // matches against the rest of its low and, with a count of the bucket's
 // 1 bits before it, its sub-bucket, with no branch unless the bucket
 // holds more than 16 prefixes (one in 250 at a million) or two share the
-// low byte sought (one in 30). On a million varied probes it takes
-// 0.36× the time of a binary search over a []uint32 of the same values
-// (BenchmarkContains, same run), with no allocation. A list in which a
-// bucket would hold more than 255 prefixes, which random hashes never do,
-// is held flat. Smaller 4-byte lists, and the 8-, 16- and 32-byte lists
+// low byte sought (one in 30). On a million varied probes it takes 0.36×
+// to 0.48× the time of a binary search over a []uint32 of the same values
+// (BenchmarkContains, same run; medians of 10 runs in two sessions), with
+// no allocation. A list in which a bucket would hold more than 255
+// prefixes, which random hashes never do, is held flat, and a list that a
+// partial update shrinks is held as a list of its new size would be. Smaller 4-byte lists, and the 8-, 16- and 32-byte lists
 // (gc-32b has thousands of entries), are a flat sorted array.
 //
 // The Rice decoder keeps the stream's next bits in a 64-bit buffer,

@@ -27,7 +27,8 @@ const bucketMax = 255
 // are stored as they are, their low byte in lo8 and their other r = l-8
 // bits packed in rem, in sorted order; and the highs as the upper bits of
 // Elias–Fano (hi): prefix i sets bit i + high, so that the highs cost 2 to
-// 3 bits a prefix whatever their spread.
+// 3 bits a prefix whatever their spread (up to 5 below 2^18 prefixes,
+// where l stops at 14).
 //
 // The high bits are further split into a bucket (the first nb) and a
 // sub-bucket (the other ns). Bucket b holds the prefixes s(b) to s(b+1)-1,

@@ -185,3 +185,67 @@ func TestIndexWide(t *testing.T) {
 		}
 	}
 }
+
+// TestShrink: a partial update that removes most of a list holds the rest
+// as a list of its new size would be held: flat under indexMin, else an
+// index of the shape of the new size, not of the old one.
+func TestShrink(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a list of 200,000")
+	}
+	tests := []struct {
+		keep     int
+		wantFlat bool
+	}{
+		{0, true},        // all removed
+		{10, true},       // under indexMin: flat, 40 bytes
+		{100_000, false}, // an index of 100,000's shape
+		{199_000, false}, // the same shape as before: kept as built
+	}
+	for _, tt := range tests {
+		l := filled(t, "se-4b", 200_000, "v1")
+		var all []byte
+		for h := range l.All() {
+			all = append(all, h...)
+		}
+		n := len(all) / 4
+		var rem []uint32
+		var kept []byte
+		for i := range n {
+			if i < n-tt.keep {
+				rem = append(rem, uint32(i))
+			} else {
+				kept = append(kept, all[4*i:4*i+4]...)
+			}
+		}
+		sum := Checksum(kept, 4)
+		msg, err := (&Message{Partial: true, Width: 4, Removals: rem, Checksum: sum[:]}).MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Apply(msg); err != nil {
+			t.Fatalf("keep %d: %v", tt.keep, err)
+		}
+		st := l.load()
+		if st.n != tt.keep || (st.idx == nil) != tt.wantFlat {
+			t.Fatalf("keep %d: %d prefixes, index %v; want flat %v", tt.keep, st.n, st.idx != nil, tt.wantFlat)
+		}
+		if x := st.idx; x != nil {
+			if l, ns, nb := shape(tt.keep); x.l != l || x.ns != ns || x.nb != nb {
+				t.Errorf("keep %d: index of shape %d/%d/%d; want %d/%d/%d", tt.keep, x.l, x.ns, x.nb, l, ns, nb)
+			}
+		}
+		var got []byte
+		for h := range l.All() {
+			got = append(got, h...)
+		}
+		if !slices.Equal(got, kept) {
+			t.Fatalf("keep %d: the list differs from what was kept", tt.keep)
+		}
+		for i := 0; i < len(kept); i += 4 {
+			if !l.Contains(kept[i : i+4]) {
+				t.Fatalf("keep %d: Contains(%x) = false", tt.keep, kept[i:i+4])
+			}
+		}
+	}
+}
