@@ -89,7 +89,7 @@ func (x *index) bounds(b uint) (uint32, uint32) {
 // peek returns the bits of p from bit i on, at least 57 of them, the
 // first lowest. p must have 8 bytes from the byte of bit i.
 func peek(p []byte, i uint) uint64 {
-	return binary.LittleEndian.Uint64(p[i>>3:]) >> (i & 7)
+	return load64(p, i>>3) >> (i & 7)
 }
 
 // Byte lanes: the low 7 bits of each byte of a word, and the high bit.
@@ -128,9 +128,9 @@ func (x *index) contains(h uint32) bool {
 			// One prefix of the bucket has the low byte sought, its rest
 			// is in the word read, and so is the code: check both with
 			// no branch.
-			code := load64(x.hi, p>>3) >> (p & 7)
+			code := peek(x.hi, p)
 			at := r * uint(s)
-			rest := load64(x.rem, at>>3) >> (at & 7)
+			rest := peek(x.rem, at)
 			j := uint(h>>(x.l&63)) & (1<<(x.ns&63) - 1)
 			q := (i + j) & 63
 			same := b2u((rest>>(r*i&63)^uint64(h>>8))&(1<<r-1) == 0)
