@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/urlspec/urlspec/internal/inputerr"
+	"github.com/urlspec/urlspec/internal/rpcstatus"
 	"github.com/urlspec/urlspec/safebrowse/internal/v5http"
 	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
 )
@@ -202,11 +203,11 @@ func (s *Server) serveEndpoint(r *http.Request, ep, name string, q url.Values, q
 func (s *Server) checkKey(key []string) *badRequest {
 	switch {
 	case len(key) == 0:
-		return &badRequest{status: http.StatusForbidden, msg: "sbtest: the request is missing an API key (key= or X-Goog-Api-Key)", reason: v5http.ReasonCredentialsMissing}
+		return &badRequest{status: http.StatusForbidden, msg: "sbtest: the request is missing an API key (key= or X-Goog-Api-Key)", reason: rpcstatus.ReasonCredentialsMissing}
 	case len(key) > 1:
 		return invalid("key given %d times", len(key))
 	case key[0] != s.APIKey:
-		return &badRequest{status: http.StatusBadRequest, msg: "sbtest: API key not valid. Please pass a valid API key.", reason: v5http.ReasonAPIKeyInvalid}
+		return &badRequest{status: http.StatusBadRequest, msg: "sbtest: API key not valid. Please pass a valid API key.", reason: rpcstatus.ReasonAPIKeyInvalid}
 	}
 	return nil
 }
@@ -274,11 +275,11 @@ func replyError(w http.ResponseWriter, code int, msg string) {
 // Browsing service in the error's details ("" for none).
 func replyReason(w http.ResponseWriter, code int, msg, reason string) {
 	if reason == "" && code == http.StatusTooManyRequests {
-		reason = v5http.ReasonRateLimitExceeded
+		reason = rpcstatus.ReasonRateLimitExceeded
 	}
-	var info v5http.ErrorInfo
+	var info rpcstatus.ErrorInfo
 	if reason != "" {
-		info = v5http.ErrorInfo{Reason: reason, Service: v5http.SafeBrowsing}
+		info = rpcstatus.ErrorInfo{Reason: reason, Service: rpcstatus.SafeBrowsing}
 	}
 	v5http.WriteErrorInfo(w, code, v5http.StatusName(code), msg, info)
 }

@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"testing"
+
+	"github.com/urlspec/urlspec/internal/rpcstatus"
 )
 
 func TestWriteError(t *testing.T) {
@@ -41,43 +43,11 @@ func TestStatusName(t *testing.T) {
 	}
 }
 
-func TestAppendError(t *testing.T) {
-	tests := []struct {
-		name   string
-		code   int
-		status string
-		info   ErrorInfo
-		want   string
-	}{
-		// No reason: no details, as before.
-		{name: "plain", code: 503, status: "UNAVAILABLE", want: `{"error":{"code":503,"message":"m","status":"UNAVAILABLE"}}`},
-		// A wrong key, in the shape Google's APIs send (error_reason.proto's example).
-		{name: "key", code: 400, status: "INVALID_ARGUMENT", info: ErrorInfo{ReasonAPIKeyInvalid, SafeBrowsing},
-			want: `{"error":{"code":400,"message":"m","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com","metadata":{"service":"safebrowsing.googleapis.com"}}]}}`},
-		// The service is a parameter: Web Risk's front names its own.
-		{name: "webrisk", code: 429, status: "RESOURCE_EXHAUSTED", info: ErrorInfo{ReasonRateLimitExceeded, WebRisk},
-			want: `{"error":{"code":429,"message":"m","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"RATE_LIMIT_EXCEEDED","domain":"googleapis.com","metadata":{"service":"webrisk.googleapis.com"}}]}}`},
-		// No service: no metadata.
-		{name: "no service", code: 403, status: "PERMISSION_DENIED", info: ErrorInfo{Reason: ReasonCredentialsMissing},
-			want: `{"error":{"code":403,"message":"m","status":"PERMISSION_DENIED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"CREDENTIALS_MISSING","domain":"googleapis.com"}]}}`},
-		// A redirect has no canonical code: status is left out.
-		{name: "redirect", code: 307, want: `{"error":{"code":307,"message":"m"}}`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := string(AppendError([]byte("x"), tt.code, tt.status, "m", tt.info))
-			if want := "x" + tt.want + "\n"; got != want {
-				t.Errorf("AppendError:\n got %s\nwant %s", got, want)
-			}
-		})
-	}
-}
-
 func TestWriteErrorInfo(t *testing.T) {
 	rec := httptest.NewRecorder()
-	info := ErrorInfo{ReasonAPIKeyInvalid, SafeBrowsing}
+	info := rpcstatus.ErrorInfo{Reason: rpcstatus.ReasonAPIKeyInvalid, Service: rpcstatus.SafeBrowsing}
 	n := WriteErrorInfo(rec, 400, StatusName(400), "bad key", info)
-	want := string(AppendError(nil, 400, "INVALID_ARGUMENT", "bad key", info))
+	want := `{"error":{"code":400,"message":"bad key","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com","metadata":{"service":"safebrowsing.googleapis.com"}}]}}` + "\n"
 	if got := rec.Body.String(); got != want || n != len(want) || rec.Code != 400 {
 		t.Errorf("status %d, body %q (n %d), want %q", rec.Code, got, n, want)
 	}

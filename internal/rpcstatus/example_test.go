@@ -2,19 +2,19 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
-package v5http_test
+package rpcstatus_test
 
 import (
 	"fmt"
 
-	"github.com/urlspec/urlspec/safebrowse/internal/v5http"
+	"github.com/urlspec/urlspec/internal/rpcstatus"
 )
 
-// ExampleAppendError shows a wrong key answered as Google's APIs answer
-// it, with the reason a client library reads.
-func ExampleAppendError() {
-	info := v5http.ErrorInfo{Reason: v5http.ReasonAPIKeyInvalid, Service: v5http.SafeBrowsing}
-	fmt.Printf("%s", v5http.AppendError(nil, 400, v5http.StatusName(400), "API key not valid. Please pass a valid API key.", info))
+// ExampleAppendJSON writes a wrong key's error as Google's APIs write it,
+// with the reason a client library reads.
+func ExampleAppendJSON() {
+	info := rpcstatus.ErrorInfo{Reason: rpcstatus.ReasonAPIKeyInvalid, Service: rpcstatus.SafeBrowsing}
+	fmt.Printf("%s", rpcstatus.AppendJSON(nil, 400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.", info))
 	// Output:
 	// {"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com","metadata":{"service":"safebrowsing.googleapis.com"}}]}}
 }
