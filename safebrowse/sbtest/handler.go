@@ -6,8 +6,10 @@ package sbtest
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -215,10 +217,11 @@ func (s *Server) checkKey(key []string) *badRequest {
 // checkUTF8 refuses a parameter value that is not valid UTF-8: every
 // parameter but the key is a proto3 string, or bytes as base64 text, and a
 // proto3 string must be UTF-8, so Google's APIs answer such a request with
-// a 400 INVALID_ARGUMENT. The value is not quoted.
+// a 400 INVALID_ARGUMENT. The value is not quoted; the first parameter by
+// name is named.
 func checkUTF8(p url.Values) *badRequest {
-	for name, vs := range p {
-		for i, v := range vs {
+	for _, name := range slices.Sorted(maps.Keys(p)) {
+		for i, v := range p[name] {
 			if !utf8.ValidString(v) {
 				return invalid("%s[%d] is not valid UTF-8", name, i)
 			}
