@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"github.com/googleapis/gax-go/v2/apierror"
-	"google.golang.org/api/googleapi/transport"
 	"google.golang.org/api/option"
 )
 
@@ -137,16 +136,32 @@ func startSbserver(t *testing.T) string {
 }
 
 // clientOptions point a generated client at base with key ("" for none),
-// sent as Google's API-key transport sends it, as key=.
+// sent as option.WithAPIKey sends it, as key=. WithAPIKey itself is not
+// used: option.WithHTTPClient, which keeps the client off any other
+// credentials, makes the client ignore it.
 func clientOptions(base, key string) []option.ClientOption {
 	var rt http.RoundTripper = http.DefaultTransport
 	if key != "" {
-		rt = &transport.APIKey{Key: key, Transport: rt}
+		rt = keyTransport{key, rt}
 	}
 	return []option.ClientOption{
 		option.WithEndpoint(base + "/"),
 		option.WithHTTPClient(&http.Client{Transport: rt, Timeout: 30 * time.Second}),
 	}
+}
+
+// keyTransport adds key= to each request's query.
+type keyTransport struct {
+	key  string
+	base http.RoundTripper
+}
+
+func (t keyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	q := r.URL.Query()
+	q.Set("key", t.key)
+	r.URL.RawQuery = q.Encode()
+	return t.base.RoundTrip(r)
 }
 
 // wantAPIError checks that err is an API error as Google's clients read
