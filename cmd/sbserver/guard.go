@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/urlspec/urlspec/internal/inputerr"
+	"github.com/urlspec/urlspec/internal/rpcstatus"
 )
 
 // The refusals of checkBrowser and checkKey.
@@ -121,6 +122,22 @@ func (s *server) checkKey(r *http.Request) (int, error) {
 		return http.StatusForbidden, errWrongKey
 	}
 	return 0, nil
+}
+
+// keyErrorInfo returns the google.rpc.ErrorInfo that Google's APIs give
+// a refusal of the key err reports, as google/api/error_reason.proto
+// defines the reasons: API_KEY_INVALID for a key that is not a client key,
+// CREDENTIALS_MISSING for a request with none; the zero ErrorInfo (no
+// details) for any other error. The statuses stay sbserver's own, 403 and
+// 401, where Google answers 400 and 403: a client reads the reason.
+func keyErrorInfo(err error) rpcstatus.ErrorInfo {
+	switch {
+	case errors.Is(err, errWrongKey):
+		return rpcstatus.ErrorInfo{Reason: rpcstatus.ReasonAPIKeyInvalid, Service: rpcstatus.SafeBrowsing}
+	case errors.Is(err, errNoKey):
+		return rpcstatus.ErrorInfo{Reason: rpcstatus.ReasonCredentialsMissing, Service: rpcstatus.SafeBrowsing}
+	}
+	return rpcstatus.ErrorInfo{}
 }
 
 // bearerToken returns the token of an Authorization header of the Bearer

@@ -5,6 +5,7 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -98,6 +99,79 @@ func TestAuth(t *testing.T) {
 			}
 			if strings.Contains(got, clientKey) || strings.Contains(got, "sbtest-key") {
 				t.Errorf("reply shows a key: %s", got)
+			}
+		})
+	}
+}
+
+// TestKeyErrorInfo: on the endpoints in Google's shape, a refused client
+// key carries the google.rpc.ErrorInfo Google's APIs give, whose reason
+// Google's clients read: API_KEY_INVALID for a wrong key, CREDENTIALS_MISSING
+// for none; the statuses stay sbserver's, 403 and 401. sbserver's own
+// endpoints keep their {"error": "..."}, and no other refusal has details.
+func TestKeyErrorInfo(t *testing.T) {
+	p := newGuarded(t)
+	search := "/v5/urls:search?urls=" + evil
+	ct := "Content-Type: application/json"
+	tests := []struct {
+		name       string
+		method     string
+		path       string
+		headers    []string
+		wantStatus int
+		wantReason string // "" for no details; "plain" for sbserver's own shape
+	}{
+		// A wrong key as key=.
+		{"search wrong key", "GET", search + "&key=nope", nil, 403, "API_KEY_INVALID"},
+		// A wrong key as X-Goog-Api-Key.
+		{"search wrong header", "GET", search, []string{"X-Goog-Api-Key: nope"}, 403, "API_KEY_INVALID"},
+		// A wrong bearer token.
+		{"search wrong bearer", "GET", search, []string{"Authorization: Bearer nope"}, 403, "API_KEY_INVALID"},
+		// The upstream key is no client key.
+		{"search upstream key", "GET", search + "&key=sbtest-key", nil, 403, "API_KEY_INVALID"},
+		// No key at all.
+		{"search no key", "GET", search, nil, 401, "CREDENTIALS_MISSING"},
+		// v4's threatMatches:find, a wrong key.
+		{"find wrong key", "POST", "/v4/threatMatches:find?key=nope", []string{ct}, 403, "API_KEY_INVALID"},
+		// v4's threatMatches:find, no key.
+		{"find no key", "POST", "/v4/threatMatches:find", []string{ct}, 401, "CREDENTIALS_MISSING"},
+		// A cross-site request is refused with no reason Google documents.
+		{"cross-site", "GET", search + "&key=" + clientKey, []string{"Sec-Fetch-Site: cross-site"}, 403, ""},
+		// urls:lookup keeps sbserver's own shape.
+		{"lookup wrong key", "POST", "/v5/urls:lookup?key=nope", []string{ct}, 403, "plain"},
+		// So does /status.
+		{"status no key", "GET", "/status", nil, 401, "plain"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := ""
+			if tt.method == "POST" {
+				body = `{}`
+			}
+			status, got := send(t, tt.method, p.URL+tt.path, body, tt.headers...)
+			if status != tt.wantStatus {
+				t.Fatalf("status %d, want %d: %s", status, tt.wantStatus, got)
+			}
+			if tt.wantReason == "plain" {
+				var e plainError
+				if err := json.Unmarshal([]byte(got), &e); err != nil || e.Error == "" || strings.Contains(got, "details") {
+					t.Errorf("not sbserver's shape: %s", got)
+				}
+				return
+			}
+			var e googleError
+			if err := json.Unmarshal([]byte(got), &e); err != nil || e.Error.Code != status {
+				t.Fatalf("not Google's shape: %s", got)
+			}
+			reason := ""
+			if d := e.Error.Details; len(d) == 1 && d[0].Type == "type.googleapis.com/google.rpc.ErrorInfo" &&
+				d[0].Domain == "googleapis.com" && d[0].Metadata["service"] == "safebrowsing.googleapis.com" {
+				reason = d[0].Reason
+			} else if len(d) != 0 {
+				t.Fatalf("unexpected details: %s", got)
+			}
+			if reason != tt.wantReason {
+				t.Errorf("reason %q, want %q: %s", reason, tt.wantReason, got)
 			}
 		})
 	}

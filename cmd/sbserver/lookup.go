@@ -73,37 +73,39 @@ func decodeBody(r *http.Request, v any, want string) (int, error) {
 }
 
 // check looks up urls, those flagged invalid UTF-8 (bad[i]) aside: they get
-// errNotUTF8. It returns one verdict and one error per URL, or whole, the
-// error of the check when no URL was checked. It keeps the last search
-// back-off met, for /metrics.
+// errNotUTF8, whatever the others get, even when no URL is left to look
+// up. It returns one verdict and one error per URL, or whole, the error of
+// the check when no URL was checked. It keeps the last search back-off
+// met, for /metrics.
 func (s *server) check(r *http.Request, urls []string, bad []bool) (vs []lookup.Verdict, errs []error, whole error) {
-	ask, at := urls, []int(nil)
-	if bad != nil {
-		ask = make([]string, 0, len(urls))
-		for i, u := range urls {
-			if !bad[i] {
-				ask = append(ask, u)
-				at = append(at, i)
-			}
+	if bad == nil {
+		got, err := s.c.LookupAll(r.Context(), urls)
+		errs, whole = perURLErrors(err, len(urls))
+		if whole != nil {
+			return nil, nil, whole
 		}
+		return got, errs, nil
+	}
+	vs, errs = make([]lookup.Verdict, len(urls)), make([]error, len(urls))
+	ask, at := make([]string, 0, len(urls)), make([]int, 0, len(urls))
+	for i, u := range urls {
+		if bad[i] {
+			errs[i] = errNotUTF8
+			continue
+		}
+		ask = append(ask, u)
+		at = append(at, i)
+	}
+	if len(ask) == 0 {
+		return vs, errs, nil
 	}
 	got, err := s.c.LookupAll(r.Context(), ask)
 	gotErrs, whole := perURLErrors(err, len(ask))
 	if whole != nil {
 		return nil, nil, whole
 	}
-	if at == nil {
-		vs, errs = got, gotErrs
-	} else {
-		vs, errs = make([]lookup.Verdict, len(urls)), make([]error, len(urls))
-		for i := range urls {
-			if bad[i] {
-				errs[i] = errNotUTF8
-			}
-		}
-		for j, i := range at {
-			vs[i], errs[i] = got[j], gotErrs[j]
-		}
+	for j, i := range at {
+		vs[i], errs[i] = got[j], gotErrs[j]
 	}
 	return vs, errs, nil
 }
@@ -144,7 +146,7 @@ func (s *server) lookup(w http.ResponseWriter, r *http.Request) {
 
 	var failed error // a failure of the check, not of a URL: the reply is a 503
 	reply := lookupReply{Verdicts: make([]verdict, len(urls))}
-	for i, v := range vs {
+	for i, v := range vs { // one a URL: check gives each URL a verdict or an error
 		out := verdict{URL: urls[i], Threats: make([]threat, 0, len(v.Threats))}
 		if bad != nil && bad[i] {
 			out.URL = strings.ToValidUTF8(urls[i], "\uFFFD")

@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+
+	"github.com/urlspec/urlspec/internal/rpcstatus"
 )
 
 // inField returns err as the error of a request field: "sbserver:
@@ -38,24 +40,16 @@ const (
 	plainErrors errorShape = iota
 	// googleErrors is the shape of Google's APIs,
 	// {"error": {"code": 400, "message": "...", "status": "INVALID_ARGUMENT"}},
-	// on the drop-in endpoints, so that Google's generated clients raise
-	// the error as an API error.
+	// on the drop-in endpoints and the mirror's, so that Google's generated
+	// clients raise the error as an API error. A refused client key also
+	// carries the google.rpc.ErrorInfo of Google's APIs in "details" (see
+	// keyErrorInfo), whose reason those clients expose; the plain shape
+	// has no room for it.
 	googleErrors
 )
 
 type plainError struct {
 	Error string `json:"error"`
-}
-
-type googleError struct {
-	Error googleStatus `json:"error"`
-}
-
-// googleStatus is google.rpc.Status in Google's JSON mapping.
-type googleStatus struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-	Status  string `json:"status,omitempty"` // none for a redirect
 }
 
 // rpcStatus names the google.rpc.Code of an HTTP status, as Google's APIs
@@ -99,11 +93,18 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
-// writeError writes msg in shape, with status. The message has had the
+// writeError writes msg in shape, with status, and in Google's shape info
+// as the error's details (none for the zero ErrorInfo), written by
+// rpcstatus as the mirror's and sbtest's errors are. The message has had the
 // upstream key masked by the caller (see server.fail).
-func writeError(w http.ResponseWriter, shape errorShape, status int, msg string) {
+func writeError(w http.ResponseWriter, shape errorShape, status int, msg string, info rpcstatus.ErrorInfo) {
 	if shape == googleErrors {
-		writeJSON(w, status, googleError{googleStatus{Code: status, Message: msg, Status: rpcStatus(status)}})
+		h := w.Header()
+		h.Set("Content-Type", "application/json")
+		h.Set("Cache-Control", "no-store")
+		h.Set("X-Content-Type-Options", "nosniff")
+		w.WriteHeader(status)
+		w.Write(rpcstatus.AppendJSON(nil, status, rpcStatus(status), msg, info))
 		return
 	}
 	writeJSON(w, status, plainError{msg})

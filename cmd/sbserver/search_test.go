@@ -142,3 +142,23 @@ func TestDurationJSON(t *testing.T) {
 		})
 	}
 }
+
+// TestFakeProtoOnly: the fake that -fake starts answers v5 as Google does,
+// alt=json being a 400 "Unsupported Output Format", while sbserver in
+// front of it answers urls.search in JSON, as Google's generated clients
+// ask.
+func TestFakeProtoOnly(t *testing.T) {
+	addr, fake, stop := start(t, "-fake")
+	defer stop()
+	waitReady(t, addr)
+	const malware = "http://malware.testing.google.test/testing/malware/"
+	q := "?alt=json&urls=" + url.QueryEscape(malware)
+	status, body, _ := do(t, "GET", fake.URL+"/v5/urls:search"+q+"&key="+fake.APIKey, "")
+	if want := `{"error":{"code":400,"message":"Unsupported Output Format","status":"INVALID_ARGUMENT"}}` + "\n"; status != 400 || body != want {
+		t.Errorf("fake: %d %s\nwant 400 %s", status, body, want)
+	}
+	status, body, _ = do(t, "GET", "http://"+addr+"/v5/urls:search"+q, "")
+	if want := `{"threats":[{"url":"` + malware + `","threatTypes":["MALWARE"]}],"cacheDuration":"300s"}` + "\n"; status != 200 || body != want {
+		t.Errorf("sbserver: %d %s\nwant 200 %s", status, body, want)
+	}
+}

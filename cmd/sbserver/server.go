@@ -181,7 +181,7 @@ func allowed(methods, method string) bool {
 // Retry-After when err is the client backing off.
 func (s *server) fail(w http.ResponseWriter, shape errorShape, status int, err error) {
 	s.retryAfter(w, err)
-	writeError(w, shape, status, mask(err.Error(), s.o.UpstreamKey))
+	writeError(w, shape, status, mask(err.Error(), s.o.UpstreamKey), keyErrorInfo(err))
 }
 
 // retryAfter sets Retry-After when err is the client backing off, or the

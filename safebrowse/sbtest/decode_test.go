@@ -244,7 +244,33 @@ type googleError struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
 		Status  string `json:"status"`
+		Details []struct {
+			Type     string            `json:"@type"`
+			Reason   string            `json:"reason"`
+			Domain   string            `json:"domain"`
+			Metadata map[string]string `json:"metadata"`
+		} `json:"details"`
 	} `json:"error"`
+}
+
+// errorReason returns the reason of the one google.rpc.ErrorInfo in a JSON
+// error body's details, "" when it has no details, or a description of
+// what is wrong with them: Google's clients read the reason from the
+// ErrorInfo of the googleapis.com domain, which names the service.
+func errorReason(r reply) string {
+	var e googleError
+	if json.Unmarshal(r.body, &e) != nil {
+		return "not a Google error: " + string(r.body)
+	}
+	switch d := e.Error.Details; {
+	case len(d) == 0:
+		return ""
+	case len(d) > 1 || d[0].Type != "type.googleapis.com/google.rpc.ErrorInfo" || d[0].Domain != "googleapis.com" ||
+		len(d[0].Metadata) != 1 || d[0].Metadata["service"] != "safebrowsing.googleapis.com":
+		return "unexpected details: " + string(r.body)
+	default:
+		return d[0].Reason
+	}
 }
 
 // errorMessage returns error.message of a JSON error body, or the body

@@ -23,13 +23,26 @@
 // The whole v5 API as Google's generated client libraries call it, so that
 // a client in any language can be tested against it: the four methods of
 // google/security/safebrowsing/v5/safebrowsing.proto and urls:search of
-// the API's discovery document. Each reply comes in Google's JSON mapping
-// (alt=json, and when alt is absent, as Google's servers default) or as
-// binary protobuf (alt=proto, Content-Type application/x-protobuf), both
-// written by the module's one owner of the v5 messages. HashList messages
-// come from [github.com/urlspec/urlspec/safebrowse/hashlist.Message], the
-// encoder beside the decoder that clients use. Google's Node client,
-// @googleapis/safebrowsing, is tested against it.
+// the API's discovery document. Each reply is binary protobuf
+// (Content-Type application/x-protobuf), whether alt is absent or proto,
+// and alt=json is a 400 INVALID_ARGUMENT "Unsupported Output Format": that
+// is how Google's v5 API answers, although its discovery document offers
+// JSON (google-api-go-client #2534). A client tested here in JSON would
+// pass, then fail against Google.
+//
+// [WithJSON] adds Google's JSON mapping, for a test of a client that reads
+// JSON, such as Google's generated clients: alt=json, or no alt, is then
+// JSON, and alt=proto protobuf. Those clients (Node, Go, Python, Ruby) ask
+// only for JSON, so they fail against Google's v5 itself
+// (google-api-ruby-client #24695, pluginkollektiv/antivirus #166); they
+// work against cmd/sbserver, which serves JSON. Google's Node client,
+// @googleapis/safebrowsing, and Go client, google.golang.org/api, are
+// tested against the server with WithJSON.
+//
+// Both encodings are written by the module's one owner of the v5 messages.
+// HashList messages come from
+// [github.com/urlspec/urlspec/safebrowse/hashlist.Message], the encoder
+// beside the decoder that clients use.
 //
 //   - GET /v5/hashes:search?hashPrefixes=... (SearchHashes): every full
 //     hash on a 4-byte threat list (se-4b, mw-4b, uws-4b, uwsa-4b, pha-4b)
@@ -106,16 +119,28 @@
 //
 // Every request must be a GET with the server's key ([Server.APIKey], set
 // by [WithAPIKey]) in the key parameter or the X-Goog-Api-Key header. The
-// server answers as Google's APIs do,
-// with a JSON error ({"error": {"code", "message", "status"}}) whose
-// message begins "sbtest: ":
+// server answers as Google's APIs do, with a JSON error ({"error":
+// {"code", "message", "status"}}) whose message begins "sbtest: " (but
+// for alt=json's, which is Google's word for word). Where Google's APIs
+// explain an error to a program, its details hold a google.rpc.ErrorInfo
+// of the domain "googleapis.com", whose reason a client library reads
+// (apierror.APIError.Reason in Go), and whose metadata names the service,
+// {"service": "safebrowsing.googleapis.com"}:
 //
-//   - a missing key is a 403; a wrong key is a 400, "API key not valid",
-//     as Google's message says, which does not echo the key either (a
-//     test of a client's masking serves its own echo);
-//   - an alt other than json or proto is a 400; the system parameters of
-//     Google's APIs ($.xgafv, prettyPrint, fields, quotaUser, ...) are
-//     accepted and ignored (fields does not filter the reply);
+//   - a missing key is a 403 PERMISSION_DENIED with reason
+//     CREDENTIALS_MISSING; a wrong key is a 400 INVALID_ARGUMENT, "API key
+//     not valid", as Google's message says, with reason API_KEY_INVALID,
+//     and does not echo the key either (a test of a client's masking
+//     serves its own echo);
+//   - an injected 429 is a 429 RESOURCE_EXHAUSTED with reason
+//     RATE_LIMIT_EXCEEDED; no other error carries details;
+//   - alt=json is a 400 without [WithJSON], and an alt other than json or
+//     proto always; the system parameters of Google's APIs ($.xgafv,
+//     prettyPrint, fields, quotaUser, ...) are accepted and ignored (fields
+//     does not filter the reply);
+//   - a parameter value that is not valid UTF-8, such as a URL of
+//     urls:search, is a 400 INVALID_ARGUMENT: a proto3 string must be
+//     UTF-8;
 //   - urls:search with no URL, more than 50, or one that is not a URL is a
 //     400;
 //   - a hashPrefixes value that is not 4 bytes, more than 1000 of them, or
@@ -157,14 +182,18 @@
 //	   written: fields at their zero value left out, repeated enums packed,
 //	   fields in number order, bytes in JSON as padded standard base64.
 //	   sbtest adds no rule of its own.
-//	c. A reply is JSON when alt is absent, as Google's servers default,
-//	   so that a generated client works unconfigured.
+//	c. A reply is protobuf whatever alt says, and alt=json a 400, as
+//	   Google's v5 answers; [WithJSON] is the exception a test asks for,
+//	   under which a reply is JSON when alt is absent, as Google's JSON
+//	   APIs default, so that a generated client works unconfigured.
 //	d. A parameter an endpoint does not take is a 400 rather than ignored,
 //	   so that a client's misspelling fails in its own tests, not in
 //	   production; the system parameters of Google's APIs are accepted and
 //	   ignored, since the generated clients send them.
-//	e. A wrong key is a 400 whose message echoes the key, so that a
-//	   client's masking of its key is tested against the worst server.
+//	e. Errors carry a google.rpc.ErrorInfo only where Google documents
+//	   the reason (google/api/error_reason.proto): API_KEY_INVALID,
+//	   CREDENTIALS_MISSING (a request with no credentials at all) and
+//	   RATE_LIMIT_EXCEEDED. No reason is made up for the other errors.
 //	f. urls:search answers from the 4-byte threat lists, with the
 //	   cache_duration of hashes:search: it is hashes:search done on the
 //	   server's side, with no other data.
@@ -174,7 +203,8 @@
 // It holds no real data: the lists hold what a test put on them, and a
 // test must expect the verdicts it seeded, not Google's. It checks
 // no authentication beyond the key, keeps no quota and sends no 429 of its
-// own (inject one). It serves no other API version, and takes no POST
+// own (inject one). It does not send the LocalizedMessage that Google's
+// APIs add to an ErrorInfo. It serves no other API version, and takes no POST
 // but the gateway's.
 // It listens on 127.0.0.1 (or ::1) only, and makes no request of its own:
 // it never reaches outside loopback.

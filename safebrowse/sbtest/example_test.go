@@ -98,7 +98,8 @@ func ExampleNewServer() {
 	h := sha256.Sum256([]byte("evil.example/"))
 	fmt.Println(status, err, list.Len(), string(list.Version()), list.Contains(h[:]))
 
-	// A wrong key is a 400 with Google's message, which does not echo it.
+	// A wrong key is a 400 with Google's message, which does not echo it,
+	// and the reason Google's client libraries read.
 	res, err := http.Get(s.URL + "/v5/hashList/se-4b?key=AIzaWrong&alt=proto")
 	if err != nil {
 		fmt.Println(err)
@@ -109,7 +110,26 @@ func ExampleNewServer() {
 	fmt.Printf("%d %s", res.StatusCode, msg)
 	// Output:
 	// 200 <nil> 1 se-4b:1 true
-	// 400 {"error":{"code":400,"message":"sbtest: API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT"}}
+	// 400 {"error":{"code":400,"message":"sbtest: API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com","metadata":{"service":"safebrowsing.googleapis.com"}}]}}
+}
+
+// ExampleWithJSON serves Google's JSON mapping, for a test of a client
+// that reads JSON; without it, alt=json gets Google's v5 answer.
+func ExampleWithJSON() {
+	for _, s := range []*sbtest.Server{sbtest.NewServer(), sbtest.NewServer(sbtest.WithJSON())} {
+		defer s.Close()
+		res, err := s.Client().Get(s.URL + "/v5/urls:search?alt=json&urls=http://good.example/&key=" + s.APIKey)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		fmt.Printf("%d %s", res.StatusCode, body)
+	}
+	// Output:
+	// 400 {"error":{"code":400,"message":"Unsupported Output Format","status":"INVALID_ARGUMENT"}}
+	// 200 {"cacheDuration":"300s"}
 }
 
 // Add puts an expression's hash on a list; a search for its 4-byte prefix

@@ -65,6 +65,15 @@ func TestFaults(t *testing.T) {
 				if want >= 400 && (!strings.HasPrefix(errorMessage(r), "sbtest: ") || r.ctype != "application/json; charset=UTF-8") {
 					t.Errorf("request %d: error %q (%s)", i, errorMessage(r), r.ctype)
 				}
+				// An injected 429 is a used-up quota, as Google's APIs
+				// say it; the 5xx faults carry no reason.
+				wantReason := ""
+				if want == 429 {
+					wantReason = "RATE_LIMIT_EXCEEDED"
+				}
+				if reason := errorReason(r); (want == 429 || want >= 500) && reason != wantReason {
+					t.Errorf("request %d: reason %q, want %q (%s)", i, reason, wantReason, r.body)
+				}
 			}
 			s.ClearFaults()
 			if r := get(t, s, search(s)); r.status != 200 {

@@ -6,12 +6,16 @@ package sbtest
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/urlspec/urlspec/internal/inputerr"
+	"github.com/urlspec/urlspec/internal/rpcstatus"
 	"github.com/urlspec/urlspec/safebrowse/internal/v5http"
 	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
 )
@@ -49,16 +53,18 @@ var params = map[string]map[string]string{
 	epHashLists: v5http.HashListsParams,
 }
 
-// badRequest is a reply other than 200: its status and message.
+// badRequest is a reply other than 200: its status, message, and the
+// reason of the ErrorInfo in its details ("" for none).
 type badRequest struct {
 	status int
 	msg    string
+	reason string
 }
 
 func (e *badRequest) Error() string { return e.msg }
 
 func invalid(format string, args ...any) *badRequest {
-	return &badRequest{http.StatusBadRequest, "sbtest: " + fmt.Sprintf(format, args...)}
+	return &badRequest{status: http.StatusBadRequest, msg: "sbtest: " + fmt.Sprintf(format, args...)}
 }
 
 // serveHTTP serves the OHTTP gateway's endpoints (gateway.go), or else a
@@ -111,7 +117,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, inner bool) {
 		return
 	}
 	if f.Garbage {
-		replyBody(w, wantJSON(q), garbage)
+		replyBody(w, s.wantJSON(q), garbage)
 		return
 	}
 
@@ -120,10 +126,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, inner bool) {
 		if err.status == http.StatusMethodNotAllowed {
 			w.Header().Set("Allow", "GET")
 		}
-		replyError(w, err.status, err.msg)
+		replyReason(w, err.status, err.msg, err.reason)
 		return
 	}
-	if !wantJSON(q) {
+	if !s.wantJSON(q) {
 		replyBody(w, false, msg.appendProto(nil))
 		return
 	}
@@ -135,17 +141,22 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, inner bool) {
 	replyBody(w, true, append(body, '\n'))
 }
 
-// wantJSON reports whether a request asks for JSON: alt=json, or no alt,
-// as Google's servers default to JSON.
-func wantJSON(q url.Values) bool {
+// wantJSON reports whether a reply is JSON: only with [WithJSON], for
+// alt=json or no alt. Otherwise every reply is binary protobuf, as
+// Google's v5 API answers (serveEndpoint refuses alt=json).
+func (s *Server) wantJSON(q url.Values) bool {
 	alt := q["alt"]
-	return len(alt) == 0 || alt[0] != "proto"
+	return s.json && (len(alt) == 0 || alt[0] != "proto")
 }
+
+// errUnsupportedFormat is Google's answer to alt=json on the v5 API, word
+// for word.
+const errUnsupportedFormat = "Unsupported Output Format"
 
 // serveEndpoint checks the request and returns the reply's body.
 func (s *Server) serveEndpoint(r *http.Request, ep, name string, q url.Values, qerr error, badChecksum bool) (reply, *badRequest) {
 	if r.Method != http.MethodGet {
-		return nil, &badRequest{http.StatusMethodNotAllowed, "sbtest: method " + inputerr.Quote(r.Method) + " not allowed; use GET"}
+		return nil, &badRequest{status: http.StatusMethodNotAllowed, msg: "sbtest: method " + inputerr.Quote(r.Method) + " not allowed; use GET"}
 	}
 	if qerr != nil {
 		// net/url's message quotes no more than an escape's three bytes,
@@ -166,6 +177,11 @@ func (s *Server) serveEndpoint(r *http.Request, ep, name string, q url.Values, q
 	switch alt := p["alt"]; {
 	case len(alt) > 1 || (len(alt) == 1 && alt[0] != "proto" && alt[0] != "json"):
 		return nil, invalid("alt=%s is not served; use alt=json or alt=proto", inputerr.Quote(strings.Join(alt, ",")))
+	case len(alt) == 1 && alt[0] == "json" && !s.json:
+		return nil, &badRequest{status: http.StatusBadRequest, msg: errUnsupportedFormat}
+	}
+	if err := checkUTF8(p); err != nil {
+		return nil, err
 	}
 	switch ep {
 	case epURLs:
@@ -182,17 +198,34 @@ func (s *Server) serveEndpoint(r *http.Request, ep, name string, q url.Values, q
 }
 
 // checkKey checks the key, given as the key parameter or the
-// X-Goog-Api-Key header, as Google's APIs take it. A missing key is a 403, as Google's
-// APIs answer; a wrong one is a 400 with Google's message, which does not
-// echo the key.
+// X-Goog-Api-Key header, as Google's APIs take it. A missing key is a 403
+// PERMISSION_DENIED with reason CREDENTIALS_MISSING, as Google's APIs
+// answer; a wrong one is a 400 INVALID_ARGUMENT with reason
+// API_KEY_INVALID and Google's message, which does not echo the key.
 func (s *Server) checkKey(key []string) *badRequest {
 	switch {
 	case len(key) == 0:
-		return &badRequest{http.StatusForbidden, "sbtest: the request is missing an API key (key= or X-Goog-Api-Key)"}
+		return &badRequest{status: http.StatusForbidden, msg: "sbtest: the request is missing an API key (key= or X-Goog-Api-Key)", reason: rpcstatus.ReasonCredentialsMissing}
 	case len(key) > 1:
 		return invalid("key given %d times", len(key))
 	case key[0] != s.APIKey:
-		return invalid("API key not valid. Please pass a valid API key.")
+		return &badRequest{status: http.StatusBadRequest, msg: "sbtest: API key not valid. Please pass a valid API key.", reason: rpcstatus.ReasonAPIKeyInvalid}
+	}
+	return nil
+}
+
+// checkUTF8 refuses a parameter value that is not valid UTF-8: every
+// parameter but the key is a proto3 string, or bytes as base64 text, and a
+// proto3 string must be UTF-8, so Google's APIs answer such a request with
+// a 400 INVALID_ARGUMENT. The value is not quoted; the first parameter by
+// name is named.
+func checkUTF8(p url.Values) *badRequest {
+	for _, name := range slices.Sorted(maps.Keys(p)) {
+		for i, v := range p[name] {
+			if !utf8.ValidString(v) {
+				return invalid("%s[%d] is not valid UTF-8", name, i)
+			}
+		}
 	}
 	return nil
 }
@@ -234,7 +267,22 @@ func replyBody(w http.ResponseWriter, isJSON bool, body []byte) {
 
 // replyError sends an error in the form of Google's APIs:
 // {"error": {"code": 400, "message": "...", "status": "INVALID_ARGUMENT"}},
-// with the status names of google.rpc.Code (a 405 is UNIMPLEMENTED).
+// with the status names of google.rpc.Code (a 405 is UNIMPLEMENTED). A
+// 429, which the server sends only when a test injects it, carries the
+// ErrorInfo of a used-up quota, RATE_LIMIT_EXCEEDED, as Google's do.
 func replyError(w http.ResponseWriter, code int, msg string) {
-	v5http.WriteError(w, code, v5http.StatusName(code), msg)
+	replyReason(w, code, msg, "")
+}
+
+// replyReason is replyError with the reason of an ErrorInfo of the Safe
+// Browsing service in the error's details ("" for none).
+func replyReason(w http.ResponseWriter, code int, msg, reason string) {
+	if reason == "" && code == http.StatusTooManyRequests {
+		reason = rpcstatus.ReasonRateLimitExceeded
+	}
+	var info rpcstatus.ErrorInfo
+	if reason != "" {
+		info = rpcstatus.ErrorInfo{Reason: reason, Service: rpcstatus.SafeBrowsing}
+	}
+	v5http.WriteErrorInfo(w, code, v5http.StatusName(code), msg, info)
 }

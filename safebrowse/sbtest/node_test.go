@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -24,8 +25,9 @@ import (
 // @googleapis/safebrowsing, pinned by its package-lock.json.
 const nodeDir = "../../testdata/node"
 
-// TestNodeClient calls the server with Google's generated Node client, in
-// JSON (its default), for each method of the v5 discovery document. It
+// TestNodeClient calls the server, WithJSON, with Google's generated Node
+// client, in JSON (its only format), for each method of the v5 discovery
+// document, and once with a wrong key, whose ErrorInfo reason it reads. It
 // skips when node, or the project's node_modules (npm ci in
 // testdata/node), is missing; CI installs both.
 func TestNodeClient(t *testing.T) {
@@ -36,7 +38,7 @@ func TestNodeClient(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(nodeDir, "node_modules", "@googleapis", "safebrowsing")); err != nil {
 		t.Skip("testdata/node/node_modules is missing: run `npm ci` in testdata/node")
 	}
-	s := sbtest.NewServer()
+	s := sbtest.NewServer(sbtest.WithJSON())
 	defer s.Close()
 	if err := s.Add("se-4b", "evil.example/", sbtest.Canary); err != nil {
 		t.Fatal(err)
@@ -59,6 +61,7 @@ func TestNodeClient(t *testing.T) {
 		t.Fatalf("node: %v\n%s", err, stderr.Bytes())
 	}
 	got := map[string]map[string]any{}
+	wrongKey := false
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
 		var line struct {
@@ -66,15 +69,26 @@ func TestNodeClient(t *testing.T) {
 			Status int            `json:"status"`
 			Data   map[string]any `json:"data"`
 			Error  string         `json:"error"`
+			Reason string         `json:"reason"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
 			t.Fatalf("%s: %v", sc.Bytes(), err)
+		}
+		if line.Method == "urls.search wrong key" {
+			wrongKey = true
+			if line.Status != 400 || line.Reason != "API_KEY_INVALID" || !strings.Contains(line.Error, "API key not valid") {
+				t.Errorf("%s: status %d, error %q, reason %q; want 400, API key not valid, API_KEY_INVALID", line.Method, line.Status, line.Error, line.Reason)
+			}
+			continue
 		}
 		if line.Error != "" || line.Status != 200 {
 			t.Errorf("%s: status %d, error %q", line.Method, line.Status, line.Error)
 			continue
 		}
 		got[line.Method] = line.Data
+	}
+	if !wrongKey {
+		t.Error("no line for the call with a wrong key")
 	}
 	sum := func(exprs ...string) string {
 		var b []byte
@@ -103,8 +117,12 @@ func TestNodeClient(t *testing.T) {
 		}
 	}
 	for _, ep := range []string{"hashes:search", "hashList", "hashLists:batchGet", "hashLists", "urls:search"} {
-		if n := s.Requests(ep); n != 1 {
-			t.Errorf("Requests(%q) = %d, want 1", ep, n)
+		want := 1
+		if ep == "urls:search" {
+			want = 2 // and the wrong key's
+		}
+		if n := s.Requests(ep); n != want {
+			t.Errorf("Requests(%q) = %d, want %d", ep, n, want)
 		}
 	}
 }

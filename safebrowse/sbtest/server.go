@@ -40,6 +40,7 @@ type Server struct {
 	cacheDuration time.Duration
 	minimumWait   time.Duration
 	testURLs      bool
+	json          bool // WithJSON: Google's JSON mapping too
 
 	srv       *httptest.Server
 	closed    chan struct{}
@@ -81,6 +82,17 @@ func WithCacheDuration(d time.Duration) Option {
 // never carries it.
 func WithMinimumWait(d time.Duration) Option {
 	return func(s *Server) { s.minimumWait = d }
+}
+
+// WithJSON makes the server answer in Google's JSON mapping of the v5
+// messages too, for a test of a client that reads JSON, such as Google's
+// generated clients: alt=json, or no alt, is JSON, and alt=proto binary
+// protobuf. Without it the server answers as Google's v5 API does, in
+// binary protobuf only: no alt, or alt=proto, is protobuf, and alt=json is
+// a 400 INVALID_ARGUMENT "Unsupported Output Format". A client that passes
+// its tests only with WithJSON fails against Google; see the package doc.
+func WithJSON() Option {
+	return func(s *Server) { s.json = true }
 }
 
 // TestURLs are the entries [WithTestURLs] seeds: Google's public test

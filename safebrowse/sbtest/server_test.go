@@ -58,22 +58,23 @@ func TestRequestChecks(t *testing.T) {
 		in         string // path and query
 		wantStatus int
 		wantMsg    string // in the message
+		wantReason string // of the ErrorInfo in the details; "" for none
 	}{
 		// The key and alt=proto: served.
 		{name: "good", in: search + "?key=right-key&alt=proto" + p, wantStatus: 200},
 		// A wrong key is a 400 with Google's message, which does not echo
-		// the key (checked below).
-		{name: "bad key", in: search + "?key=AIzaWRONG-KEY&alt=proto" + p, wantStatus: 400, wantMsg: `API key not valid. Please pass a valid API key.`},
+		// the key (checked below), and the reason API_KEY_INVALID.
+		{name: "bad key", in: search + "?key=AIzaWRONG-KEY&alt=proto" + p, wantStatus: 400, wantMsg: `API key not valid. Please pass a valid API key.`, wantReason: "API_KEY_INVALID"},
 		// The key is checked on every endpoint.
-		{name: "bad key on ListHashLists", in: "/v5/hashLists?key=wrong&alt=proto", wantStatus: 400, wantMsg: `API key not valid`},
-		// A missing key is a 403, as Google's APIs answer.
-		{name: "missing key", in: search + "?alt=proto" + p, wantStatus: 403, wantMsg: "missing an API key"},
+		{name: "bad key on ListHashLists", in: "/v5/hashLists?key=wrong&alt=proto", wantStatus: 400, wantMsg: `API key not valid`, wantReason: "API_KEY_INVALID"},
+		// A missing key is a 403, as Google's APIs answer, with the reason
+		// error_reason.proto gives a request without credentials.
+		{name: "missing key", in: search + "?alt=proto" + p, wantStatus: 403, wantMsg: "missing an API key", wantReason: "CREDENTIALS_MISSING"},
 		// A key given twice is a 400.
 		{name: "key twice", in: search + "?key=right-key&key=right-key&alt=proto" + p, wantStatus: 400, wantMsg: "key given 2 times"},
-		// A missing alt is JSON, as Google's servers default.
+		// A missing alt is protobuf, as Google's v5 answers (alt=json is
+		// TestProtoOnly's).
 		{name: "missing alt", in: search + "?key=right-key" + p, wantStatus: 200},
-		// alt=json is served.
-		{name: "alt json", in: search + "?key=right-key&alt=json" + p, wantStatus: 200},
 		// Another alt is a 400.
 		{name: "alt media", in: search + "?key=right-key&alt=media" + p, wantStatus: 400, wantMsg: `alt="media"`},
 		// alt given twice is a 400.
@@ -122,6 +123,9 @@ func TestRequestChecks(t *testing.T) {
 			msg := errorMessage(r)
 			if !strings.HasPrefix(msg, "sbtest: ") || !strings.Contains(msg, tt.wantMsg) {
 				t.Errorf("message %q, want an sbtest message holding %q", msg, tt.wantMsg)
+			}
+			if reason := errorReason(r); reason != tt.wantReason {
+				t.Errorf("reason %q, want %q: %s", reason, tt.wantReason, r.body)
 			}
 			// Google does not echo a key it rejects.
 			if k := req.URL.Query().Get("key"); k != "" && strings.Contains(string(r.body), k) {

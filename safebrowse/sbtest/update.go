@@ -116,7 +116,7 @@ func encodeList(m *hashlist.Message, bad bool) (v5wire.HashList, *badRequest) {
 			return hl, nil
 		}
 	}
-	return v5wire.HashList{}, &badRequest{http.StatusInternalServerError, "sbtest: internal error: " + err.Error()}
+	return v5wire.HashList{}, &badRequest{status: http.StatusInternalServerError, msg: "sbtest: internal error: " + err.Error()}
 }
 
 // hashList answers GetHashList (GET /v5/hashList/{name}) with one HashList;
@@ -142,7 +142,7 @@ func (s *Server) hashList(name string, p url.Values, badChecksum bool) (reply, *
 	}
 	s.mu.Unlock()
 	if !ok {
-		return nil, &badRequest{http.StatusNotFound, "sbtest: unknown list " + inputerr.Quote(name)}
+		return nil, &badRequest{status: http.StatusNotFound, msg: "sbtest: unknown list " + inputerr.Quote(name)}
 	}
 	hl, err := encodeList(m, badChecksum)
 	if err != nil {
@@ -172,7 +172,7 @@ func (s *Server) batchGet(p url.Values, badChecksum bool) (reply, *badRequest) {
 		name = listname.Trim(name)
 		names[i] = name
 		if findDef(name) == nil {
-			return nil, &badRequest{http.StatusNotFound, "sbtest: unknown list " + inputerr.Quote(name)}
+			return nil, &badRequest{status: http.StatusNotFound, msg: "sbtest: unknown list " + inputerr.Quote(name)}
 		}
 		if slices.Contains(names[:i], name) {
 			return nil, invalid("names holds %q twice", name)

@@ -1,6 +1,9 @@
 // Calls the fake Safe Browsing v5 server with Google's generated Node
-// client, @googleapis/safebrowsing, in JSON (its default), and prints one
-// JSON line per method: {"method", "status", "data"} or {"method", "error"}.
+// client, @googleapis/safebrowsing, in JSON (its only format), and prints
+// one JSON line per method: {"method", "status", "data"} or {"method",
+// "error"}; then, for urls.search with a wrong key, {"method":
+// "urls.search wrong key", "status", "error", "reason"}, reason being that
+// of the google.rpc.ErrorInfo in the error's details.
 //
 // Usage: ROOT_URL=http://127.0.0.1:port/ API_KEY=key PREFIX=base64 \
 //        URL=http://evil.example/ node clients.js
@@ -23,6 +26,13 @@ const calls = [
   ['urls.search', () => client.urls.search({urls: [process.env.URL, 'http://good.example/']})],
 ];
 
+const wrong = safebrowsing({
+  version: 'v5',
+  auth: 'not-' + process.env.API_KEY,
+  rootUrl: process.env.ROOT_URL,
+  retry: false,
+});
+
 (async () => {
   for (const [method, call] of calls) {
     try {
@@ -31,5 +41,14 @@ const calls = [
     } catch (e) {
       console.log(JSON.stringify({method, error: String(e && e.message)}));
     }
+  }
+  const method = 'urls.search wrong key';
+  try {
+    const res = await wrong.urls.search({urls: [process.env.URL]});
+    console.log(JSON.stringify({method, status: res.status, data: res.data}));
+  } catch (e) {
+    const details = (e.response && e.response.data && e.response.data.error && e.response.data.error.details) || [];
+    const info = details.find(d => d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo') || {};
+    console.log(JSON.stringify({method, status: e.status, error: String(e.message), reason: info.reason}));
   }
 })();

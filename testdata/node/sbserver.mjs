@@ -4,7 +4,8 @@
 
 // Drives cmd/sbserver with Google's published Node client for Safe
 // Browsing (@googleapis/safebrowsing), its rootUrl pointed at the server:
-// urls.search (v5) and threatMatches.find (v4), and an API error.
+// urls.search (v5) and threatMatches.find (v4), and API errors, with the
+// ErrorInfo reason of a wrong key.
 //
 // Usage: node sbserver.mjs ROOT_URL CLIENT_KEY
 // It prints one "ok ..." line per check and exits 1 on the first failure.
@@ -69,6 +70,13 @@ async function main() {
   await assert.rejects(wrong.urls.search({urls: [clean]}), err => {
     assert.equal(err.status ?? err.code, 403);
     assert.match(err.message, /client key not accepted/);
+    // The reason of the google.rpc.ErrorInfo in the error's details, as
+    // Google's APIs give a wrong key.
+    const details = err.response?.data?.error?.details ?? [];
+    const info = details.find(d => d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo');
+    assert.equal(info?.reason, 'API_KEY_INVALID');
+    assert.equal(info?.domain, 'googleapis.com');
+    assert.deepEqual(info?.metadata, {service: 'safebrowsing.googleapis.com'});
     return true;
   });
   await assert.rejects(v5.urls.search({urls: ['mailto:a@b']}), err => {

@@ -5,9 +5,10 @@
 package v5http
 
 import (
-	"encoding/json"
 	"net/http"
 	"strconv"
+
+	"github.com/urlspec/urlspec/internal/rpcstatus"
 )
 
 // statusNames are the canonical codes Google's APIs give with each HTTP
@@ -38,19 +39,18 @@ func StatusName(code int) string {
 
 // WriteError sends msg with HTTP status code in the error shape of
 // Google's APIs, {"error": {"code": 400, "message": "...", "status":
-// "INVALID_ARGUMENT"}}, status being the canonical code, and returns the
-// length of the body. Headers set before the call, such as Retry-After,
-// are sent with it.
+// "INVALID_ARGUMENT"}}, status being the canonical code (see
+// [StatusName]), and returns the length of the body. Headers set before
+// the call, such as Retry-After, are sent with it.
 func WriteError(w http.ResponseWriter, code int, status, msg string) int {
-	type rpcStatus struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-		Status  string `json:"status"`
-	}
-	body, _ := json.Marshal(struct {
-		Error rpcStatus `json:"error"`
-	}{rpcStatus{code, msg, status}})
-	body = append(body, '\n')
+	return WriteErrorInfo(w, code, status, msg, rpcstatus.ErrorInfo{})
+}
+
+// WriteErrorInfo is [WriteError] with info as the error's details, a
+// google.rpc.ErrorInfo (none for the zero ErrorInfo), written by
+// [rpcstatus.AppendJSON].
+func WriteErrorInfo(w http.ResponseWriter, code int, status, msg string, info rpcstatus.ErrorInfo) int {
+	body := rpcstatus.AppendJSON(nil, code, status, msg, info)
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=UTF-8")
 	h.Set("X-Content-Type-Options", "nosniff")

@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"testing"
+
+	"github.com/urlspec/urlspec/internal/rpcstatus"
 )
 
 func TestWriteError(t *testing.T) {
@@ -38,5 +40,18 @@ func TestStatusName(t *testing.T) {
 		if got := StatusName(code); got != want {
 			t.Errorf("StatusName(%d) = %q, want %q", code, got, want)
 		}
+	}
+}
+
+func TestWriteErrorInfo(t *testing.T) {
+	rec := httptest.NewRecorder()
+	info := rpcstatus.ErrorInfo{Reason: rpcstatus.ReasonAPIKeyInvalid, Service: rpcstatus.SafeBrowsing}
+	n := WriteErrorInfo(rec, 400, StatusName(400), "bad key", info)
+	want := `{"error":{"code":400,"message":"bad key","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com","metadata":{"service":"safebrowsing.googleapis.com"}}]}}` + "\n"
+	if got := rec.Body.String(); got != want || n != len(want) || rec.Code != 400 {
+		t.Errorf("status %d, body %q (n %d), want %q", rec.Code, got, n, want)
+	}
+	if got := rec.Header().Get("Content-Length"); got != strconv.Itoa(len(want)) {
+		t.Errorf("Content-Length %q, want %d", got, len(want))
 	}
 }

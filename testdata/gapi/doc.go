@@ -1,0 +1,19 @@
+// Copyright 2026 The urlspec Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+// Package gapi tests the module's servers with Google's generated Go
+// clients, google.golang.org/api, unchanged but for their endpoint: the
+// fake server safebrowse/sbtest, with its JSON mapping on (WithJSON), in
+// process, and the built cmd/sbserver, with -fake, -mirror and
+// -client-keys. It is a module of its own, so that the main module's
+// go.mod gains nothing from google.golang.org/api; its go.mod replaces
+// github.com/urlspec/urlspec with the checkout two directories up. Run it
+// from here: go test ./...
+//
+// The tests check the verdicts of sbtest.TestURLs through each client,
+// and that an error reads as it does from Google's servers through
+// apierror (github.com/googleapis/gax-go/v2/apierror): its HTTP code, its
+// status, and the reason of its google.rpc.ErrorInfo, such as
+// API_KEY_INVALID for a wrong key.
+package gapi
