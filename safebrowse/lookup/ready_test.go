@@ -280,7 +280,8 @@ func TestReadyWaitsForKey(t *testing.T) {
 
 // waitParked waits until a goroutine is parked in a select in fn, its
 // innermost frame, as runtime.Stack shows it ("pkg.(*T).f("). It fails
-// the test if done, the waiting goroutine's result, comes first.
+// the test if done, the result of the Ready that should wait, comes
+// first.
 func waitParked(t *testing.T, done <-chan error, fn string) {
 	t.Helper()
 	buf := make([]byte, 1<<20)
@@ -291,13 +292,15 @@ func waitParked(t *testing.T, done <-chan error, fn string) {
 		default:
 		}
 		n := runtime.Stack(buf, true)
+		if n == len(buf) { // cut short: read again, with room
+			buf = make([]byte, 2*len(buf))
+			continue
+		}
 		for g := range strings.SplitSeq(string(buf[:n]), "\n\n") {
 			head, frames, _ := strings.Cut(g, "\n")
-			if strings.Contains(head, "[select") && strings.Contains(frames, fn) {
-				first, _, _ := strings.Cut(frames, "\n")
-				if strings.Contains(first, fn) {
-					return
-				}
+			first, _, _ := strings.Cut(frames, "\n")
+			if strings.Contains(head, "[select") && strings.Contains(first, fn) {
+				return
 			}
 		}
 		if time.Now().After(deadline) {
