@@ -409,8 +409,9 @@ func (c *Client) markReady() {
 
 // Ready waits until every list has been loaded once, from Dir or the
 // server, so that lookups no longer return [ErrNotReady], and, with
-// Config.OHTTP, until the client has held the gateway's key once; then it
-// returns nil.
+// Config.OHTTP, until the client has held the gateway's key once, in
+// whichever order the two come; then it returns nil. It never returns nil
+// before both, so that the first search after it has a key to seal for.
 // Ready fetches nothing itself: [Client.Run] or [Client.Update] must be
 // running. It returns early with an error:
 //
@@ -426,7 +427,7 @@ func (c *Client) markReady() {
 //   - ctx's error if ctx ends first, and [ErrClosed] if the client is
 //     closed.
 //
-// In NoStorage mode the client is ready at once.
+// In NoStorage mode, which keeps no list, the lists are ready at once.
 func (c *Client) Ready(ctx context.Context) error {
 	for {
 		if c.isReady.Load() {
@@ -446,7 +447,7 @@ func (c *Client) Ready(ctx context.Context) error {
 		}
 		select {
 		case <-c.ready:
-			return nil
+			// Loaded: round again, to wait for the key too.
 		case <-changed:
 		case <-ctx.Done():
 			return ctx.Err()

@@ -130,6 +130,13 @@
 //     relay's gateway must serve that API: Google's serves Google's only.
 //   - The outer request is a POST of message/ohttp-req to RelayURL with
 //     no key, no User-Agent and no cookie from HTTPClient.Jar.
+//   - Its length tells the relay how many prefixes a search holds, about
+//     22 bytes each, unless OHTTPConfig.Padding pads the inner request
+//     with zero bytes (RFC 9292 section 3.8) so that the encapsulated
+//     request is 512 bytes, 1, 2, 4 or 8 KiB long, the smallest that
+//     holds it (past 8 KiB, a multiple of it): the relay then learns only
+//     a size class. The reply is never padded: its length still shows
+//     roughly how many full hashes came back. Padding is off by default.
 //   - Only searches take this path: list updates reveal nothing of what
 //     users visit, and go directly to BaseURL.
 //   - There is no fallback. A search that fails on this path is an error
@@ -267,6 +274,20 @@
 //     in Searches and SearchErrors, as a search that failed. The inner
 //     request is the REST form (hashPrefixes=), the one direct searches
 //     use, not Chromium's $req, which Google's page does not show.
+//   - OHTTPConfig.Padding sizes the whole encapsulated request, the body
+//     the relay sees, not the Binary HTTP inside it: the relay sees
+//     exactly 512 bytes, 1, 2, 4 or 8 KiB, whatever the gateway key's KEM
+//     adds (55 bytes with X25519, 1,143 with MLKEM768-X25519), so that a
+//     change of key changes no size class. The sizes are powers of two,
+//     and the smallest hold the common searches: a Local List lookup's
+//     one or two prefixes, up to about a dozen, are 512 bytes, and a
+//     Real-Time lookup's up to 30 are 1 KiB. On loopback a padded round
+//     trip costs 1.01× an unpadded one for 1 prefix and 1.09× for 100,
+//     medians of BenchmarkOHTTPPadding; most of the latter is one more
+//     write a hop, as the headers and a 4 KiB body overflow net/http's
+//     4 KiB write buffer. It is off by default: Chromium is not known to
+//     pad, and Google's gateway, which RFC 9292 requires to accept
+//     padding, cannot be tried here.
 //   - Lists are bounded by what the client asks for: every list fetch
 //     sends sizeConstraints.maxDatabaseEntries, Config.MaxDatabaseEntries
 //     or [DefaultMaxDatabaseEntries] (2^24 hashes a list), and a reply

@@ -5,9 +5,11 @@
 package lookup_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"net/http"
 	"net/http/httptest"
@@ -51,6 +53,51 @@ func ExampleOHTTPConfig() {
 	// Output:
 	// SOCIAL_ENGINEERING <nil>
 	// direct searches: 0 through the gateway: 1
+}
+
+// With Padding, the relay sees each search as 512 bytes, 1, 2, 4 or 8
+// KiB, not a length that counts its prefixes. Here a relay in front of
+// sbtest's prints the length of each request it forwards.
+func ExampleOHTTPConfig_padding() {
+	s := sbtest.NewServer()
+	defer s.Close()
+	s.Add("se-4b", "evil.example/")
+	relay := sbtest.NewRelay(s.OHTTPGatewayURL())
+	defer relay.Close()
+	counting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		fmt.Println("the relay forwards", len(body), "bytes")
+		res, err := http.Post(relay.URL, r.Header.Get("Content-Type"), bytes.NewReader(body))
+		if err != nil {
+			http.Error(w, "no relay", http.StatusBadGateway)
+			return
+		}
+		defer res.Body.Close()
+		w.Header().Set("Content-Type", res.Header.Get("Content-Type"))
+		w.WriteHeader(res.StatusCode)
+		io.Copy(w, res.Body)
+	}))
+	defer counting.Close()
+
+	c, err := lookup.New(lookup.Config{APIKey: s.APIKey, BaseURL: s.URL, Mode: lookup.NoStorage,
+		OHTTP: &lookup.OHTTPConfig{RelayURL: counting.URL, KeyURL: s.OHTTPKeyURL(), Padding: true}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	if err := c.Update(ctx); err != nil {
+		log.Fatal(err)
+	}
+	v, err := c.Lookup(ctx, "http://evil.example/login") // 2 prefixes
+	fmt.Println(v.Unsafe(), err)
+	if _, err := c.Lookup(ctx, "http://a.b.c.d.example/1/2/3/4?q"); err != nil { // 4 hosts × 6 paths: 24 prefixes
+		log.Fatal(err)
+	}
+	// Output:
+	// the relay forwards 512 bytes
+	// true <nil>
+	// the relay forwards 1024 bytes
 }
 
 // OHTTPStatus reports the gateway key in use, and a rotation: the search

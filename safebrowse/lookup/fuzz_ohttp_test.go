@@ -100,9 +100,11 @@ func FuzzOHTTPKeyReply(f *testing.F) {
 
 // FuzzOHTTPReply feeds the relay's reply to a search: as it is (status,
 // Content-Type and body), or, with sealed set, the body as the inner
-// Binary HTTP response, encapsulated by a real gateway. Lookup never
-// panics; an outer reply that is not sealed by the gateway is always an
-// ErrOHTTP; a verdict holds only known threats.
+// Binary HTTP response, encapsulated by a real gateway. Each input is
+// tried by a client without OHTTPConfig.Padding and by one with it, whose
+// request the gateway must see as 512 bytes. Lookup never panics; an
+// outer reply that is not sealed by the gateway is always an ErrOHTTP; a
+// verdict holds only known threats.
 func FuzzOHTTPReply(f *testing.F) {
 	g, keys := fuzzGateway(f)
 	evil := sha256.Sum256([]byte("evil.example/"))
@@ -130,6 +132,10 @@ func FuzzOHTTPReply(f *testing.F) {
 	f.Add(200, "message/ohttp-res", inner(503, "application/json", []byte(`{"error":{"message":"down"}}`)), true)
 	f.Add(200, "message/ohttp-res", []byte{0x01, 0x40, 0xc8}, true)
 	f.Add(200, "message/ohttp-res", []byte{0x01, 0x40, 0xc8, 0x00, 0x05, 0xff}, true)
+	// Sealed and padded: the search reply with zero bytes after it, and
+	// with a non-zero byte after those.
+	f.Add(200, "message/ohttp-res", append(inner(200, "application/x-protobuf", search), make([]byte, 300)...), true)
+	f.Add(200, "message/ohttp-res", append(append(inner(200, "application/x-protobuf", search), make([]byte, 300)...), 1), true)
 	// Not sealed: garbage, an empty 200, the 422 and ohttp-key problem.
 	f.Add(200, "message/ohttp-res", bytes.Repeat([]byte{0x5a}, 64), false)
 	f.Add(200, "message/ohttp-res", []byte{}, false)
@@ -139,47 +145,61 @@ func FuzzOHTTPReply(f *testing.F) {
 		if status < 100 || status > 999 {
 			status = 200
 		}
-		hc := &http.Client{Transport: roundTrip(func(r *http.Request) *http.Response {
-			if !sealed {
-				return response(status, ct, body)
-			}
-			req, _ := io.ReadAll(r.Body)
-			_, rcpt, err := g.Open(req)
-			if err != nil {
-				t.Fatalf("the gateway: %v", err)
-			}
-			enc, err := rcpt.Seal(body)
-			if err != nil {
-				return response(http.StatusInternalServerError, "text/plain", []byte(err.Error()))
-			}
-			return response(200, "message/ohttp-res", enc)
-		})}
-		c, err := lookup.New(lookup.Config{APIKey: secretKey, Mode: lookup.NoStorage, HTTPClient: hc,
-			OHTTP: &lookup.OHTTPConfig{RelayURL: "https://relay.example/", KeyConfig: keys, KeyRefetchJitter: -1}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		v, err := c.Lookup(context.Background(), "http://evil.example/")
-		if err != nil {
-			if len(v.Threats) != 0 {
-				t.Fatalf("threats with an error: %v", v)
-			}
-			if !sealed && !errors.Is(err, lookup.ErrOHTTP) {
-				t.Fatalf("an unsealed reply: %v", err)
-			}
-			if strings.Contains(err.Error(), secretKey) {
-				t.Fatalf("the key in %q", err)
-			}
-			return
-		}
-		if !sealed {
-			t.Fatalf("a verdict from an unsealed reply: %v", v)
-		}
-		for _, th := range v.Threats {
-			if strings.HasPrefix(th.Type.String(), "ThreatType(") || th.Expression != "evil.example/" {
-				t.Fatalf("threat %+v", th)
-			}
+		for _, padding := range []bool{false, true} {
+			lookupReply(t, g, keys, padding, status, ct, body, sealed)
 		}
 	})
+}
+
+// lookupReply is one FuzzOHTTPReply case, with OHTTPConfig.Padding or
+// without.
+func lookupReply(t *testing.T, g *ohttp.Gateway, keys []byte, padding bool, status int, ct string, body []byte, sealed bool) {
+	hc := &http.Client{Transport: roundTrip(func(r *http.Request) *http.Response {
+		if !sealed {
+			return response(status, ct, body)
+		}
+		req, _ := io.ReadAll(r.Body)
+		if padding && len(req) != 512 {
+			t.Fatalf("a padded request of %d bytes, want 512", len(req))
+		}
+		inner, rcpt, err := g.Open(req)
+		if err != nil {
+			t.Fatalf("the gateway: %v", err)
+		}
+		if _, err := ohttp.ParseRequest(inner); err != nil {
+			t.Fatalf("the gateway reads the request: %v", err)
+		}
+		enc, err := rcpt.Seal(body)
+		if err != nil {
+			return response(http.StatusInternalServerError, "text/plain", []byte(err.Error()))
+		}
+		return response(200, "message/ohttp-res", enc)
+	})}
+	c, err := lookup.New(lookup.Config{APIKey: secretKey, Mode: lookup.NoStorage, HTTPClient: hc,
+		OHTTP: &lookup.OHTTPConfig{RelayURL: "https://relay.example/", KeyConfig: keys, KeyRefetchJitter: -1, Padding: padding}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	v, err := c.Lookup(context.Background(), "http://evil.example/")
+	if err != nil {
+		if len(v.Threats) != 0 {
+			t.Fatalf("threats with an error: %v", v)
+		}
+		if !sealed && !errors.Is(err, lookup.ErrOHTTP) {
+			t.Fatalf("an unsealed reply: %v", err)
+		}
+		if strings.Contains(err.Error(), secretKey) {
+			t.Fatalf("the key in %q", err)
+		}
+		return
+	}
+	if !sealed {
+		t.Fatalf("a verdict from an unsealed reply: %v", v)
+	}
+	for _, th := range v.Threats {
+		if strings.HasPrefix(th.Type.String(), "ThreatType(") || th.Expression != "evil.example/" {
+			t.Fatalf("threat %+v", th)
+		}
+	}
 }

@@ -7,6 +7,7 @@ package lookup_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -39,6 +41,7 @@ type recorder struct {
 
 	mu      sync.Mutex
 	bytes   [][]byte // every request and reply body
+	sizes   []int    // every request body's length
 	headers []http.Header
 	urls    []string
 	reply   http.HandlerFunc
@@ -55,6 +58,7 @@ func (r *recorder) serve(w http.ResponseWriter, req *http.Request) {
 	body, _ := io.ReadAll(req.Body)
 	r.mu.Lock()
 	r.bytes = append(r.bytes, body)
+	r.sizes = append(r.sizes, len(body))
 	r.headers = append(r.headers, req.Header.Clone())
 	r.urls = append(r.urls, req.URL.String())
 	reply := r.reply
@@ -650,5 +654,89 @@ func TestOHTTPConfig(t *testing.T) {
 				t.Errorf("err = %v, want one about %s", err, tt.wantErr)
 			}
 		})
+	}
+}
+
+// takeSizes returns the lengths of the requests the recorder has seen
+// since the last call, sorted.
+func (r *recorder) takeSizes() []int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	sizes := r.sizes
+	r.sizes = nil
+	slices.Sort(sizes)
+	return sizes
+}
+
+// padded is the length OHTTPConfig.Padding makes of an encapsulated
+// request of n bytes, as its doc states it.
+func padded(n int) int {
+	for _, size := range []int{512, 1 << 10, 2 << 10, 4 << 10, 8 << 10} {
+		if n <= size {
+			return size
+		}
+	}
+	return (n + 8<<10 - 1) / (8 << 10) * (8 << 10)
+}
+
+// TestOHTTPPadding: with Padding, the relay sees each search as 512 bytes,
+// 1, 2, 4 or 8 KiB, or a multiple of 8 KiB, the smallest that holds the
+// unpadded request; searches of 1, 2 and 10 prefixes all look alike; and
+// sbtest's gateway answers the padded requests as the unpadded ones.
+// Without it, the length grows with the prefixes.
+func TestOHTTPPadding(t *testing.T) {
+	ctx := context.Background()
+	s := sbtest.NewServer() // its key, as the sizes in OHTTPConfig.Padding's doc
+	t.Cleanup(s.Close)
+	seed(t, s)
+	relay := sbtest.NewRelay(s.OHTTPGatewayURL())
+	t.Cleanup(relay.Close)
+	rec := newRecorder(t, relay.URL)
+	client := func(padding bool) *lookup.Client {
+		c := newClient(t, s, lookup.Config{Mode: lookup.NoStorage,
+			OHTTP: &lookup.OHTTPConfig{RelayURL: rec.URL, KeyURL: s.OHTTPKeyURL(), Padding: padding}})
+		if err := c.Update(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	plain, pad := client(false), client(true)
+	sum := sha256.Sum256([]byte("evil.example/"))
+	evil := [4]byte(sum[:4])
+	for _, n := range []int{1, 2, 10, 100, 1000} {
+		prefixes := [][4]byte{evil}
+		for i := 1; i < n; i++ {
+			prefixes = append(prefixes, [4]byte{0xff, byte(i >> 8), byte(i), 1})
+		}
+		var unpadded []int
+		for _, c := range []*lookup.Client{plain, pad} {
+			res, err := c.SearchPrefixes(ctx, prefixes)
+			if err != nil {
+				t.Fatalf("%d prefixes: %v", n, err)
+			}
+			if len(res[0].FullHashes) == 0 {
+				t.Errorf("%d prefixes: evil.example/ not found", n)
+			}
+			sizes := rec.takeSizes()
+			if c == plain {
+				unpadded = sizes
+				continue
+			}
+			t.Logf("%4d prefixes: %v bytes unpadded, %v padded", n, unpadded, sizes)
+			if len(sizes) != len(unpadded) {
+				t.Fatalf("%d prefixes: %d requests padded, %d unpadded", n, len(sizes), len(unpadded))
+			}
+			for i, u := range unpadded {
+				if sizes[i] != padded(u) {
+					t.Errorf("%d prefixes: a %d-byte request padded to %d, want %d", n, u, sizes[i], padded(u))
+				}
+			}
+			if n <= 10 && (len(sizes) != 1 || sizes[0] != 512) {
+				t.Errorf("%d prefixes: padded to %v, want 512", n, sizes)
+			}
+		}
+	}
+	if n := s.Requests("hashes:search"); n != 0 {
+		t.Errorf("%d direct searches", n)
 	}
 }

@@ -48,11 +48,12 @@ const methodKey = "ohttp/hpkekeyconfig"
 
 // ohttpState is a Client's Oblivious HTTP key and configuration.
 type ohttpState struct {
-	relay  string
-	keyURL string // without key=
-	pinned bool
-	jitter time.Duration // < 0: no wait
-	http   *http.Client  // the client's, without its Jar
+	relay   string
+	keyURL  string // without key=
+	pinned  bool
+	jitter  time.Duration // < 0: no wait
+	padding bool          // OHTTPConfig.Padding
+	http    *http.Client  // the client's, without its Jar
 
 	running atomic.Int32 // Run's key loops; while one runs, Update leaves the key to it
 	fetchMu sync.Mutex   // serialises key fetches

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urlspec/urlspec/safebrowse/ohttp"
 	"github.com/urlspec/urlspec/safebrowse/sbtest"
 )
 
@@ -93,5 +94,45 @@ func TestOHTTPKeySchedule(t *testing.T) {
 	s.Inject(sbtest.Fault{Endpoint: "hpkekeyconfig", Status: 503})
 	if got, want := run(3), []time.Duration{time.Minute, time.Minute, 5 * time.Minute}; !reflect.DeepEqual(got, want) {
 		t.Errorf("failing again after a success: waits %v, want %v", got, want)
+	}
+}
+
+// TestPaddedSize: OHTTPConfig.Padding's lengths, 512 B to 8 KiB and then
+// multiples of 8 KiB, never over ohttp.MaxMessageSize.
+func TestPaddedSize(t *testing.T) {
+	tests := []struct{ in, want int }{
+		// Nothing: the smallest.
+		{0, 512},
+		// One prefix, unpadded.
+		{215, 512},
+		// Exactly the first size.
+		{512, 512},
+		// One byte over it.
+		{513, 1024},
+		// Exactly the second.
+		{1024, 1024},
+		// Over it.
+		{1025, 2048},
+		// A hundred prefixes, unpadded.
+		{2393, 4096},
+		// Over 4 KiB.
+		{4097, 8192},
+		// Exactly the last.
+		{8192, 8192},
+		// Past it: the next multiple of 8 KiB.
+		{8193, 16 << 10},
+		// And the next.
+		{16<<10 + 1, 24 << 10},
+		// The most Seal takes, a multiple of 8 KiB.
+		{ohttp.MaxMessageSize, ohttp.MaxMessageSize},
+		// Just under it: padded to it.
+		{ohttp.MaxMessageSize - 1, ohttp.MaxMessageSize},
+		// Over it: not padded, for Seal to refuse.
+		{ohttp.MaxMessageSize + 1, ohttp.MaxMessageSize + 1},
+	}
+	for _, tt := range tests {
+		if got := paddedSize(tt.in); got != tt.want {
+			t.Errorf("paddedSize(%d) = %d, want %d", tt.in, got, tt.want)
+		}
 	}
 }

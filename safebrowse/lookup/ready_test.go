@@ -7,10 +7,17 @@ package lookup
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
+	"runtime"
+	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/urlspec/urlspec/safebrowse/sbtest"
 )
 
 // TestReadyFailure: Ready returns an update's failure while a list has
@@ -180,4 +187,124 @@ func TestListsDuringSlowFetch(t *testing.T) {
 	}
 	close(release)
 	<-done
+}
+
+// TestReadyWaitsForKey: with Config.OHTTP, Ready returns nil only once the
+// key is held, also when the lists load while it waits and the key URL
+// answers later; the first search after it then has a key. The key URL
+// is held until the test lets it answer, and the test waits on Ready's
+// state, not on a clock: it lets the lists load only once Ready waits in
+// its select, and the key come only once Ready waits for it.
+func TestReadyWaitsForKey(t *testing.T) {
+	for _, how := range []string{"Update", "Run"} {
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			s := sbtest.NewServer()
+			t.Cleanup(s.Close)
+			if err := s.Add("se-4b", "evil.example/"); err != nil {
+				t.Fatal(err)
+			}
+			relay := sbtest.NewRelay(s.OHTTPGatewayURL())
+			t.Cleanup(relay.Close)
+			asked, release := make(chan struct{}), make(chan struct{})
+			var once sync.Once
+			gate := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				once.Do(func() { close(asked) })
+				select {
+				case <-release:
+				case <-r.Context().Done():
+					return
+				}
+				res, err := http.Get(s.OHTTPKeyURL() + "?" + r.URL.RawQuery)
+				if err != nil {
+					http.Error(w, err.Error(), http.StatusBadGateway)
+					return
+				}
+				defer res.Body.Close()
+				w.Header().Set("Content-Type", res.Header.Get("Content-Type"))
+				w.WriteHeader(res.StatusCode)
+				io.Copy(w, res.Body)
+			}))
+			t.Cleanup(gate.Close)
+			var released sync.Once
+			let := func() { released.Do(func() { close(release) }) }
+			t.Cleanup(let) // before gate.Close, should the test fail
+
+			c, err := New(Config{APIKey: s.APIKey, BaseURL: s.URL, Lists: []string{"se-4b"},
+				OHTTP: &OHTTPConfig{RelayURL: relay.URL, KeyURL: gate.URL}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { c.Close() })
+			ctx, cancel := context.WithCancel(bg)
+			t.Cleanup(cancel)
+
+			done := make(chan error, 1)
+			go func() { done <- c.Ready(ctx) }()
+			waitParked(t, done, "lookup.(*Client).Ready(")
+			updated := make(chan error, 1)
+			if how == "Update" {
+				go func() { updated <- c.Update(ctx) }()
+			} else {
+				go c.Run(ctx)
+			}
+			<-asked
+			for deadline := time.Now().Add(10 * time.Second); !c.isReady.Load(); time.Sleep(time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatal("the lists never loaded")
+				}
+			}
+			// The lists are loaded and the key is not: Ready must wait.
+			waitParked(t, done, "lookup.(*Client).readyOHTTP(")
+			if c.IsReady() {
+				t.Error("IsReady before the key")
+			}
+			let()
+			if err := <-done; err != nil {
+				t.Fatalf("Ready: %v", err)
+			}
+			if !c.IsReady() || c.OHTTPStatus().Fetched.IsZero() {
+				t.Errorf("after Ready: IsReady %v, %+v", c.IsReady(), c.OHTTPStatus())
+			}
+			if v, err := c.Lookup(ctx, "http://evil.example/"); err != nil || !v.Unsafe() {
+				t.Errorf("the first search after Ready: %v, %v", v, err)
+			}
+			if how == "Update" {
+				if err := <-updated; err != nil {
+					t.Errorf("Update: %v", err)
+				}
+			}
+		})
+	}
+}
+
+// waitParked waits until a goroutine is parked in a select in fn, its
+// innermost frame, as runtime.Stack shows it ("pkg.(*T).f("). It fails
+// the test if done, the result of the Ready that should wait, comes
+// first.
+func waitParked(t *testing.T, done <-chan error, fn string) {
+	t.Helper()
+	buf := make([]byte, 1<<20)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		select {
+		case err := <-done:
+			t.Fatalf("Ready returned %v; want it waiting in %s", err, fn)
+		default:
+		}
+		n := runtime.Stack(buf, true)
+		if n == len(buf) { // cut short: read again, with room
+			buf = make([]byte, 2*len(buf))
+			continue
+		}
+		for g := range strings.SplitSeq(string(buf[:n]), "\n\n") {
+			head, frames, _ := strings.Cut(g, "\n")
+			first, _, _ := strings.Cut(frames, "\n")
+			if strings.Contains(head, "[select") && strings.Contains(first, fn) {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no goroutine waits in %s", fn)
+		}
+	}
 }

@@ -80,6 +80,13 @@ func TestParseRequest(t *testing.T) {
 		{name: "fig8-nocontent", in: rfc9292Fig8[:len(rfc9292Fig8)-4], want: rfc9292Request},
 		// Figure 9 without its padding and last terminator.
 		{name: "fig9-truncated", in: rfc9292Fig9[:len(rfc9292Fig9)-22], want: rfc9292Request},
+		// Figure 8 padded with 400 zero bytes (RFC 9292 section 3.8).
+		{name: "fig8-padded", in: rfc9292Fig8 + strings.Repeat("00", 400), want: rfc9292Request},
+		// Figure 8 truncated after its header section, then padded: the
+		// zeros are the empty content and trailers, then padding.
+		{name: "fig8-truncated-padded", in: rfc9292Fig8[:len(rfc9292Fig8)-4] + strings.Repeat("00", 10), want: rfc9292Request},
+		// RFC 9458 Appendix A's request, control data only, then padded.
+		{name: "rfc9458-padded", in: "00034745540568747470730b6578616d706c652e636f6d012f" + strings.Repeat("00", 5), want: &Request{Method: "GET", Scheme: "https", Authority: "example.com", Path: "/"}},
 		// RFC 9458 Appendix A: control data only.
 		{name: "rfc9458", in: "00034745540568747470730b6578616d706c652e636f6d012f", want: &Request{Method: "GET", Scheme: "https", Authority: "example.com", Path: "/"}},
 		// A two-byte framing indicator (RFC 9000 allows non-minimal).
@@ -109,6 +116,11 @@ func TestParseRequest(t *testing.T) {
 		{name: "indeterminate-content", in: "02034745540000000000026279", wantErr: ErrBinaryHTTP},
 		// Non-zero padding.
 		{name: "padding", in: rfc9292Fig8 + "0001", wantErr: ErrBinaryHTTP, msg: "non-zero padding"},
+		// Non-zero padding at the end of a long run of zeros, at its offset.
+		{name: "padding-late", in: rfc9292Fig8 + strings.Repeat("00", 400) + "80", wantErr: ErrBinaryHTTP, msg: "non-zero padding at byte 535"},
+		// Zero padding can stand for no part of the control data: an empty
+		// method.
+		{name: "padding-control", in: "00" + strings.Repeat("00", 16), wantErr: ErrBinaryHTTP, msg: "empty method"},
 		// An empty method.
 		{name: "nomethod", in: "0000000000", wantErr: ErrBinaryHTTP},
 		// A space in the method.
@@ -188,6 +200,12 @@ func TestParseResponse(t *testing.T) {
 		{name: "status-field", in: "0140c80a073a737461747573013200", wantErr: ErrBinaryHTTP, msg: "pseudo-field :status"},
 		// Non-zero padding after a full message.
 		{name: "padding", in: "0140c800000001", wantErr: ErrBinaryHTTP, msg: "non-zero padding"},
+		// Figure 13 padded, then a non-zero byte.
+		{name: "padding-late", in: rfc9292Fig13 + strings.Repeat("00", 100) + "01", wantErr: ErrBinaryHTTP, msg: "non-zero padding at byte 148"},
+		// Figure 13 padded with 500 zero bytes.
+		{name: "fig13-padded", in: rfc9292Fig13 + strings.Repeat("00", 500), want: &Response{Status: 200, Content: []byte("This content contains CRLF.\r\n"), Trailer: []Field{{"trailer", "text"}}}},
+		// Figure 11, indeterminate with informational responses, padded.
+		{name: "fig11-padded", in: rfc9292Fig11 + strings.Repeat("00", 64), want: rfc9292Response},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -62,6 +62,14 @@ func NewClient(configs []KeyConfig) (*Client, error) {
 // the gateway key in use.
 func (c *Client) Suite() Suite { return c.suite }
 
+// Overhead returns how many bytes [Client.Seal] adds to a request: the
+// 7-byte header, the KEM's encapsulated key (32 bytes for X25519, 1120
+// for MLKEM768-X25519) and the 16-byte AEAD tag. An encapsulated request
+// is always its Binary HTTP request's length plus Overhead, so a caller
+// that pads the request with zero bytes (RFC 9292 section 3.8) chooses
+// the length the relay sees.
+func (c *Client) Overhead() int { return headerSize + c.nenc + aeadTagSize }
+
 // Seal encapsulates a request, the Binary HTTP message of [AppendRequest],
 // as RFC 9458 section 4.3 does: it sets up a new HPKE context with the
 // gateway's public key and the info "message/bhttp request", a zero byte
@@ -70,7 +78,7 @@ func (c *Client) Suite() Suite { return c.suite }
 // the response to that request and no other. A request whose
 // encapsulation would be over [MaxMessageSize] is [ErrTooLarge].
 func (c *Client) Seal(request []byte) ([]byte, *Sender, error) {
-	n := headerSize + c.nenc + len(request) + aeadTagSize
+	n := c.Overhead() + len(request)
 	if n > MaxMessageSize {
 		return nil, nil, messageError(ErrTooLarge, "request", "encapsulation of "+strconv.Itoa(n)+" bytes, over "+strconv.Itoa(MaxMessageSize))
 	}

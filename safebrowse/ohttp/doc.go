@@ -78,8 +78,14 @@
 //	   the known-length form in full, empty sections included, as RFC
 //	   9292's Figure 8 does, without padding; they lowercase field names,
 //	   as section 3.6 asks of an encoder, and refuse what a decoder must
-//	   refuse. Decoding takes both forms, truncation where section 3.8
-//	   allows it (the missing sections are empty) and zero padding.
+//	   refuse. A caller pads by appending zero bytes to the message, and
+//	   [Client.Overhead] tells it the encapsulated length that makes.
+//	   Decoding takes both forms, truncation where section 3.8 allows it
+//	   (the missing sections are empty) and any number of zero bytes of
+//	   padding after the message, truncated or not, as section 3.8 allows;
+//	   padding is always checked, although the section lets a decoder skip
+//	   that: anything after the message but zero bytes is [ErrBinaryHTTP]
+//	   at its offset.
 //	e. Binary HTTP validity. A method is a token. The scheme, authority
 //	   and path may be empty (RFC 9292 allows an empty authority; the
 //	   others are left to the application) but hold no control byte,

@@ -187,6 +187,35 @@ func ExampleClient_Seal() {
 	// Output: header 01002000010001, 83 bytes for a 28-byte request
 }
 
+func ExampleClient_Overhead() {
+	g := exampleGateway()
+	c, err := ohttp.NewClient(g.KeyConfigs())
+	if err != nil {
+		log.Fatal(err)
+	}
+	req, err := ohttp.AppendRequest(nil, &ohttp.Request{Method: "GET", Scheme: "https", Authority: "example.com", Path: "/"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Zero bytes after the message (RFC 9292 section 3.8) make the
+	// encapsulated request 512 bytes long, whatever the request holds.
+	req = append(req, make([]byte, 512-c.Overhead()-len(req))...)
+	encReq, _, err := c.Seal(req)
+	if err != nil {
+		log.Fatal(err)
+	}
+	inner, _, err := g.Open(encReq)
+	if err != nil {
+		log.Fatal(err)
+	}
+	r, err := ohttp.ParseRequest(inner)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(c.Overhead(), len(encReq), r.Method, r.Authority, r.Path)
+	// Output: 55 512 GET example.com /
+}
+
 func ExampleSender_Open() {
 	g := exampleGateway()
 	c, err := ohttp.NewClient(g.KeyConfigs())

@@ -8,6 +8,8 @@ import (
 	"bytes"
 	"errors"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -142,6 +144,51 @@ func FuzzParseResponse(f *testing.F) {
 		if again, _ := AppendResponse(nil, back); !bytes.Equal(again, enc) {
 			t.Fatalf("encoding is not stable: %x then %x", enc, again)
 		}
+	})
+}
+
+// FuzzPadding checks the padding of RFC 9292 section 3.8 on every
+// message ParseRequest or ParseResponse accepts: n zero bytes after it,
+// truncated or not, change nothing, and a non-zero byte x after a full
+// message and k zero bytes is an error at its offset, however far.
+func FuzzPadding(f *testing.F) {
+	for i, s := range bhttpSeeds {
+		f.Add(unhex(f, s), uint16(i*97), uint16(i*13), byte(i+1))
+	}
+	f.Fuzz(func(t *testing.T, b []byte, n, k uint16, x byte) {
+		if x == 0 {
+			x = 1
+		}
+		zeros := make([]byte, int(n)%4096)
+		check := func(what string, parse func([]byte) (any, error), encode func(any) ([]byte, error), equal func(a, b any) bool) {
+			r, err := parse(b)
+			if err != nil {
+				return
+			}
+			if got, err := parse(append(bytes.Clone(b), zeros...)); err != nil || !equal(got, r) {
+				t.Fatalf("%s %x with %d zero bytes = %+v, %v; want %+v", what, b, len(zeros), got, err, r)
+			}
+			full, err := encode(r)
+			if err != nil {
+				t.Fatalf("%s %x: encoding %+v: %v", what, b, r, err)
+			}
+			if got, err := parse(append(bytes.Clone(full), zeros...)); err != nil || !equal(got, r) {
+				t.Fatalf("%s %x, full, with %d zero bytes = %+v, %v", what, full, len(zeros), got, err)
+			}
+			bad := append(append(bytes.Clone(full), make([]byte, int(k)%4096)...), x)
+			want := "non-zero padding at byte " + strconv.Itoa(len(bad)-1)
+			if _, err := parse(bad); !errors.Is(err, ErrBinaryHTTP) || !strings.Contains(err.Error(), want) {
+				t.Fatalf("%s %x then %d zero bytes and %#x: %v; want %q", what, full, int(k)%4096, x, err, want)
+			}
+		}
+		check("request",
+			func(b []byte) (any, error) { return ParseRequest(b) },
+			func(r any) ([]byte, error) { return AppendRequest(nil, r.(*Request)) },
+			func(a, b any) bool { return equalRequest(a.(*Request), b.(*Request)) })
+		check("response",
+			func(b []byte) (any, error) { return ParseResponse(b) },
+			func(r any) ([]byte, error) { return AppendResponse(nil, r.(*Response)) },
+			func(a, b any) bool { return equalResponse(a.(*Response), b.(*Response)) })
 	})
 }
 

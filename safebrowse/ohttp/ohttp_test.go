@@ -60,6 +60,9 @@ func TestRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				if len(encReq) != len(breq)+c.Overhead() {
+					t.Errorf("encapsulated request of %d bytes, want %d + Overhead %d", len(encReq), len(breq), c.Overhead())
+				}
 				gotReq, r, err := g.Open(encReq)
 				if err != nil {
 					t.Fatal(err)
@@ -89,6 +92,20 @@ func TestRoundTrip(t *testing.T) {
 				// The request's bytes do not hold the API key in clear.
 				if bytes.Contains(encReq, []byte("secret")) {
 					t.Error("the encapsulated request holds the API key")
+				}
+				// Padded with zero bytes to a chosen length, it reads the same.
+				const size = 4096
+				padded := append(bytes.Clone(breq), make([]byte, size-c.Overhead()-len(breq))...)
+				encPadded, _, err := c.Seal(padded)
+				if err != nil || len(encPadded) != size {
+					t.Fatalf("padded: %d bytes, %v; want %d", len(encPadded), err, size)
+				}
+				gotPadded, _, err := g.Open(encPadded)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if pr, err := ParseRequest(gotPadded); err != nil || !equalRequest(pr, req) {
+					t.Fatalf("gateway read the padded request as %+v, %v", pr, err)
 				}
 			})
 		}
@@ -198,6 +215,9 @@ func TestSealLimits(t *testing.T) {
 	c, err := NewClient(g.KeyConfigs())
 	if err != nil {
 		t.Fatal(err)
+	}
+	if n := c.Overhead(); n != 7+32+16 {
+		t.Errorf("Overhead = %d, want 55: header, X25519 key, tag", n)
 	}
 	max := MaxMessageSize - 7 - 32 - 16
 	if _, _, err := c.Seal(make([]byte, max+1)); !errors.Is(err, ErrTooLarge) {

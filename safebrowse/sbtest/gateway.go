@@ -145,7 +145,11 @@ func (s *Server) serveKeyConfig(w http.ResponseWriter, r *http.Request, g gatewa
 // the v5 server whatever its authority, and encapsulates the reply. A
 // request the gateway cannot decapsulate gets a plain error: 422 with the
 // ohttp-key problem for a key it does not hold, 400 otherwise. An inner
-// request that is not valid Binary HTTP gets an encapsulated 400.
+// request that is not valid Binary HTTP gets an encapsulated 400. The
+// inner request may be truncated and padded with any number of zero
+// bytes, as RFC 9292 section 3.8 allows and lookup's OHTTPConfig.Padding
+// sends; the padding is checked, although RFC 9292 lets a recipient skip
+// that: a byte after the message that is not zero makes it invalid.
 func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request, g gateway) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST")

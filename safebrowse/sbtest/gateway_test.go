@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -301,6 +302,70 @@ func TestGatewayErrors(t *testing.T) {
 		t.Errorf("garbage: %d %q", o.status, o.ct)
 	} else if _, err := ohttp.ParseResponse(o.body); err == nil {
 		t.Error("garbage parsed")
+	}
+}
+
+// TestGatewayPadding: the gateway reads a Binary HTTP request padded with
+// zero bytes (RFC 9292 section 3.8), truncated or not, as the same request
+// unpadded, whatever the encapsulated length; anything after the message
+// that is not zero is an encapsulated 400, as an invalid message is.
+func TestGatewayPadding(t *testing.T) {
+	s := seeded(t)
+	c := keyClient(t, s)
+	gw := s.OHTTPGatewayURL()
+	msg, err := ohttp.AppendRequest(nil, &ohttp.Request{Method: "GET", Scheme: "https", Authority: "safebrowsing.googleapis.com",
+		Path: "/v5/hashes:search" + searchQuery(s, b64(prefixOf("evil.example/")))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	send := func(b []byte) outer {
+		t.Helper()
+		enc, sender, err := c.Seal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return postRaw(t, sender, gw, "message/ohttp-req", enc)
+	}
+	want := send(msg)
+	if want.status != 200 || want.inner.Status != 200 || len(want.inner.Content) == 0 {
+		t.Fatalf("unpadded: outer %d, inner %+v", want.status, want.inner)
+	}
+	pad := func(b []byte, size int) []byte { // to an encapsulated length
+		return append(bytes.Clone(b), make([]byte, size-c.Overhead()-len(b))...)
+	}
+	truncated := msg[:len(msg)-2] // no empty content, no empty trailers
+	for _, tt := range []struct {
+		name      string
+		in        []byte
+		status    int    // inner
+		msgSubstr string // in the inner error
+	}{
+		// Padded to each of lookup's sizes.
+		{"512", pad(msg, 512), 200, ""},
+		{"1KiB", pad(msg, 1<<10), 200, ""},
+		{"8KiB", pad(msg, 8<<10), 200, ""},
+		// Truncated, then padded: the zeros are the empty parts, then padding.
+		{"truncated", pad(truncated, 512), 200, ""},
+		// A non-zero byte at the end of the padding.
+		{"nonzero-last", append(pad(msg, 511), 1), 400, "non-zero padding at byte " + strconv.Itoa(511-c.Overhead())},
+		// A non-zero byte just after the message.
+		{"nonzero-first", append(append(bytes.Clone(msg), 0x80), make([]byte, 100)...), 400, "non-zero padding at byte " + strconv.Itoa(len(msg))},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			o := send(tt.in)
+			if o.status != 200 || o.inner.Status != tt.status {
+				t.Fatalf("outer %d, inner %d, want 200, %d: %s", o.status, o.inner.Status, tt.status, o.inner.Content)
+			}
+			if tt.status == 200 && !bytes.Equal(o.inner.Content, want.inner.Content) {
+				t.Errorf("inner %x, want %x", o.inner.Content, want.inner.Content)
+			}
+			if !strings.Contains(string(o.inner.Content), tt.msgSubstr) {
+				t.Errorf("inner %s, want %q", o.inner.Content, tt.msgSubstr)
+			}
+		})
+	}
+	if n := s.Requests("hashes:search"); n != 0 {
+		t.Errorf("%d direct searches", n)
 	}
 }
 
