@@ -54,7 +54,7 @@ func TestParseFlags(t *testing.T) {
 	for _, name := range envFlags {
 		if envName(name) == "" || !slices.Contains([]string{"SBSERVER_UPSTREAM", "SBSERVER_KEY_FILE", "SBSERVER_CACHE_DURATION", "SBSERVER_TLS_CERT",
 			"SBSERVER_TLS_KEY", "SBSERVER_CLIENT_KEYS", "SBSERVER_LOG_FORMAT", "SBSERVER_LOG_LEVEL", "SBSERVER_MIRROR", "SBSERVER_CACHE_SIZE",
-			"SBSERVER_OHTTP_RELAY", "SBSERVER_OHTTP_KEY_URL"}, envName(name)) {
+			"SBSERVER_OHTTP_RELAY", "SBSERVER_OHTTP_KEY_URL", "SBSERVER_CACHE_BYTES", "SBSERVER_UPSTREAM_SEARCHES"}, envName(name)) {
 			t.Errorf("flag -%s: variable %s", name, envName(name))
 		}
 	}
