@@ -13,8 +13,8 @@ import (
 	"time"
 )
 
-// TestParseFlags: the flags that issue 27 added, from the command line and
-// from $SBSERVER_<FLAG>.
+// TestParseFlags: the flags that fall back to the environment, from the
+// command line and from $SBSERVER_<FLAG>.
 func TestParseFlags(t *testing.T) {
 	dir := t.TempDir()
 	keyFile := filepath.Join(dir, "key")

@@ -262,9 +262,17 @@ func ExampleClient_SearchPrefixes() {
 		log.Fatal(err)
 	}
 	for _, fh := range res[0].FullHashes {
-		fmt.Println(fh.Hash == h, fh.Details[0].Type)
+		fmt.Println(fh.Hash == h, fh.Details[0].Type, res[0].Origin)
 	}
-	// Output: true MALWARE
+	// Asked again, the client's cache answers.
+	res, err = c.SearchPrefixes(context.Background(), [][4]byte{[4]byte(h[:4])})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(res[0].FullHashes), res[0].Origin)
+	// Output:
+	// true MALWARE OriginSearch
+	// 1 OriginCache
 }
 
 // ExampleClient_HashLists lists the lists the server serves.

@@ -40,9 +40,11 @@ type upstream struct {
 	release chan struct{} // one value lets one search go
 }
 
-func newUpstream(t testing.TB, opts ...sbtest.Option) *upstream {
+// newUpstream starts an upstream whose front answers searches from
+// search, or passes them to sbtest when search is nil.
+func newUpstream(t testing.TB, search func(p [4]byte) []v5wire.FullHash, opts ...sbtest.Option) *upstream {
 	t.Helper()
-	u := &upstream{Server: sbtest.NewServer(opts...), open: make(chan struct{}), release: make(chan struct{})}
+	u := &upstream{Server: sbtest.NewServer(opts...), search: search, open: make(chan struct{}), release: make(chan struct{})}
 	target, err := url.Parse(u.Server.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -227,7 +229,7 @@ func prefix(expr string) [4]byte { h := hashOf(expr); return [4]byte(h[:4]) }
 // an upstream slot fails only its own request; the client that joined its
 // search gets the answer.
 func TestSearchCancelOne(t *testing.T) {
-	u := newUpstream(t)
+	u := newUpstream(t, nil)
 	u.Add("mw-4b", "evil.example/")
 	f := newFront(t, u, lookup.Config{MaxSearchesInFlight: 1}, Config{})
 	// Another search holds the only slot.
@@ -281,8 +283,7 @@ func manyHashes(p [4]byte, n int) []v5wire.FullHash {
 // prefix fills the cache up to Config.CacheBytes, never past it, and the
 // count stays within Config.CacheSize.
 func TestSearchCacheBytes(t *testing.T) {
-	u := newUpstream(t)
-	u.search = func(p [4]byte) []v5wire.FullHash { return manyHashes(p, 20_000) }
+	u := newUpstream(t, func(p [4]byte) []v5wire.FullHash { return manyHashes(p, 20_000) })
 	u.openAll()
 	const budget = 4 << 20
 	f := newFront(t, u, lookup.Config{CacheBytes: budget}, Config{CacheSize: 64, CacheBytes: budget})
@@ -315,8 +316,7 @@ func TestSearchCacheBytes(t *testing.T) {
 // the mirror's own clients would refuse, is a 503; the prefixes asked one
 // at a time are answered.
 func TestSearchReplyTooLong(t *testing.T) {
-	u := newUpstream(t)
-	u.search = func(p [4]byte) []v5wire.FullHash { return manyHashes(p, 20_000) }
+	u := newUpstream(t, func(p [4]byte) []v5wire.FullHash { return manyHashes(p, 20_000) })
 	u.openAll()
 	f := newFront(t, u, lookup.Config{}, Config{})
 	var ps [][4]byte
@@ -367,7 +367,7 @@ func TestSearchReplyTooLong(t *testing.T) {
 // JSON, whether the answers came upstream or from the cache, and with no
 // full hash at all.
 func TestSearchReplyBytes(t *testing.T) {
-	u := newUpstream(t, sbtest.WithCacheDuration(10*time.Minute))
+	u := newUpstream(t, nil, sbtest.WithCacheDuration(10*time.Minute))
 	u.openAll()
 	u.Add("mw-4b", "evil.example/")
 	u.Add("se-4b", "evil.example/", sbtest.Canary)
@@ -425,8 +425,7 @@ func TestCachedReplyCost(t *testing.T) {
 	if raceEnabled {
 		t.Skip("-race allocates")
 	}
-	u := newUpstream(t)
-	u.search = func(p [4]byte) []v5wire.FullHash { return manyHashes(p, 20_000) }
+	u := newUpstream(t, func(p [4]byte) []v5wire.FullHash { return manyHashes(p, 20_000) })
 	u.openAll()
 	f := newFront(t, u, lookup.Config{}, Config{})
 	for _, alt := range []string{"proto", "json"} {
