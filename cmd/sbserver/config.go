@@ -31,16 +31,18 @@ type config struct {
 	ohttpRelay, ohttpKeyURL                 string
 	frozen, fake, mirror                    bool
 	cacheDuration                           time.Duration
-	cacheSize                               int
+	cacheSize, upstreamSearches             int
+	cacheBytes                              int64
 
 	lookupMode lookup.Mode
 	keys       []string // from -client-keys
 	level      slog.Level
 }
 
-// envFlags are the flags that fall back to $SBSERVER_<FLAG>, the flags
-// issue 27 added; the older ones keep their behaviour.
-var envFlags = []string{"upstream", "key-file", "cache-duration", "tls-cert", "tls-key", "client-keys", "log-format", "log-level", "mirror", "cache-size", "ohttp-relay", "ohttp-key-url"}
+// envFlags are the flags that fall back to $SBSERVER_<FLAG>: those from
+// -upstream on; the older ones keep their behaviour.
+var envFlags = []string{"upstream", "key-file", "cache-duration", "tls-cert", "tls-key", "client-keys", "log-format", "log-level", "mirror", "cache-size", "ohttp-relay", "ohttp-key-url",
+	"cache-bytes", "upstream-searches"}
 
 // envName is the variable a flag falls back to: SBSERVER_ and the flag in
 // upper snake case.
@@ -77,7 +79,9 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.BoolVar(&c.mirror, "mirror", false, "also serve the v5 list and search methods to other clients (hashList, hashLists:batchGet, hashLists, hashes:search), keeping every list")
-	fs.IntVar(&c.cacheSize, "cache-size", mirror.DefaultCacheSize, "prefixes the -mirror search cache holds, about 64 bytes each")
+	fs.IntVar(&c.cacheSize, "cache-size", mirror.DefaultCacheSize, "prefixes the -mirror search cache holds at most, whatever their bytes (a cap on the count beside -cache-bytes)")
+	fs.Int64Var(&c.cacheBytes, "cache-bytes", mirror.DefaultCacheBytes, "bytes each search cache holds at most, full hashes counted: the client's, and with -mirror the mirror's")
+	fs.IntVar(&c.upstreamSearches, "upstream-searches", lookup.DefaultMaxSearchesInFlight, "hashes:search requests in flight upstream at most, for every endpoint and the -mirror together")
 	fs.StringVar(&c.ohttpRelay, "ohttp-relay", "", "send every upstream hashes:search through this Oblivious HTTP relay to the gateway, never directly")
 	fs.StringVar(&c.ohttpKeyURL, "ohttp-key-url", "", "the gateway's key configuration URL, with -ohttp-relay (default Google's; with -fake, the fake's)")
 	for _, name := range envFlags {
@@ -131,6 +135,12 @@ func (c *config) check(set map[string]bool, getenv func(string) string) error {
 	}
 	if c.cacheSize <= 0 {
 		return fmt.Errorf("%w: -cache-size %d: want a positive number of prefixes", errUsage, c.cacheSize)
+	}
+	if c.cacheBytes <= 0 {
+		return fmt.Errorf("%w: -cache-bytes %d: want a positive number of bytes", errUsage, c.cacheBytes)
+	}
+	if c.upstreamSearches <= 0 {
+		return fmt.Errorf("%w: -upstream-searches %d: want a positive number of requests", errUsage, c.upstreamSearches)
 	}
 	if c.cacheDuration <= 0 {
 		return fmt.Errorf("%w: -cache-duration %v: want a positive duration", errUsage, c.cacheDuration)

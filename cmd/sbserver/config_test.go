@@ -13,8 +13,8 @@ import (
 	"time"
 )
 
-// TestParseFlags: the flags that issue 27 added, from the command line and
-// from $SBSERVER_<FLAG>.
+// TestParseFlags: the flags that fall back to the environment, from the
+// command line and from $SBSERVER_<FLAG>.
 func TestParseFlags(t *testing.T) {
 	dir := t.TempDir()
 	keyFile := filepath.Join(dir, "key")
@@ -54,7 +54,7 @@ func TestParseFlags(t *testing.T) {
 	for _, name := range envFlags {
 		if envName(name) == "" || !slices.Contains([]string{"SBSERVER_UPSTREAM", "SBSERVER_KEY_FILE", "SBSERVER_CACHE_DURATION", "SBSERVER_TLS_CERT",
 			"SBSERVER_TLS_KEY", "SBSERVER_CLIENT_KEYS", "SBSERVER_LOG_FORMAT", "SBSERVER_LOG_LEVEL", "SBSERVER_MIRROR", "SBSERVER_CACHE_SIZE",
-			"SBSERVER_OHTTP_RELAY", "SBSERVER_OHTTP_KEY_URL"}, envName(name)) {
+			"SBSERVER_OHTTP_RELAY", "SBSERVER_OHTTP_KEY_URL", "SBSERVER_CACHE_BYTES", "SBSERVER_UPSTREAM_SEARCHES"}, envName(name)) {
 			t.Errorf("flag -%s: variable %s", name, envName(name))
 		}
 	}

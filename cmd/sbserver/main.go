@@ -16,6 +16,7 @@
 //	         [-dir dir] [-frozen] [-fake | -upstream URL] [-client-keys file] [-cache-duration 300s]
 //	         [-tls-cert file -tls-key file] [-log-format text|json] [-log-level info]
 //	         [-mirror [-cache-size 1048576]] [-ohttp-relay URL [-ohttp-key-url URL]]
+//	         [-cache-bytes 67108864] [-upstream-searches 8]
 //
 // The -key flag gives the API key of a Google Cloud project with the Safe
 // Browsing API enabled; it defaults to $SAFE_BROWSING_API_KEY. -key-file
@@ -39,7 +40,31 @@
 // Each flag from -upstream on in the usage line falls back to the variable
 // SBSERVER_<FLAG> in upper snake case: SBSERVER_UPSTREAM, SBSERVER_KEY_FILE,
 // SBSERVER_CACHE_DURATION, SBSERVER_TLS_CERT, SBSERVER_TLS_KEY,
-// SBSERVER_CLIENT_KEYS, SBSERVER_LOG_FORMAT, SBSERVER_LOG_LEVEL.
+// SBSERVER_CLIENT_KEYS, SBSERVER_LOG_FORMAT, SBSERVER_LOG_LEVEL, and the
+// others named below.
+//
+// # Searches upstream
+//
+// Every endpoint that needs the upstream's full hashes (urls:search,
+// threatMatches:find, urls:lookup, and the mirror's hashes:search) goes
+// through the client's one search path (package safebrowse/lookup,
+// "Searches in flight"): concurrent requests that need one uncached hash
+// prefix share one upstream hashes:search, so that 64 concurrent
+// urls:search for one new URL cost one upstream search, and at most
+// -upstream-searches requests (default 8) are in flight upstream at once,
+// for every endpoint and the mirror together. A request that gives up
+// (its client goes away) ends only its own wait: a search goes on for the
+// requests that joined it, and is dropped once none waits on it; a search
+// runs at most 30 seconds. The replies are cached by the client: at most
+// 65536 hash prefixes and -cache-bytes bytes (default 67108864, 64 MiB),
+// full hashes and their details counted, so that an upstream answering
+// thousands of full hashes a prefix cannot fill the heap. With -mirror,
+// the mirror's own search cache has the same byte budget beside the
+// client's: the two together hold at most twice -cache-bytes.
+// -upstream-searches and -cache-bytes fall back to
+// SBSERVER_UPSTREAM_SEARCHES and SBSERVER_CACHE_BYTES. /metrics counts
+// sbserver_coalesced_total (hash prefixes that joined a search in flight)
+// and sbserver_search_waits_total (searches that waited for a slot).
 //
 // # Mirror
 //
@@ -56,10 +81,16 @@
 // derive from the lists' contents, so replicas behind a load balancer,
 // each with its own -dir, serve the same versions. -mirror -frozen serves
 // the lists saved in -dir as they are, with a minimumWaitDuration of
-// 24 h. Searches are answered from a cache of -cache-size prefixes
-// (default 1048576, about 64 bytes each) where fresh, else upstream, with
-// concurrent identical prefixes asked once. -mirror and -cache-size fall
-// back to SBSERVER_MIRROR and SBSERVER_CACHE_SIZE.
+// 24 h. Searches are answered from the mirror's cache where fresh, else
+// through the client's searches (above), with concurrent identical
+// prefixes asked once. The mirror's cache holds at most -cache-size
+// prefixes (default 1048576; a cap on the count) and at most -cache-bytes
+// bytes, each prefix counted at 64 bytes and its full hashes as replies
+// carry them, encoded once, so that a cached answer is copied into each
+// reply, never encoded again. A hashes:search reply is at most 4 MiB
+// (lookup.MaxSearchReply, what the mirror's own clients accept): a longer
+// one is a 503 that asks for fewer prefixes at once. -mirror and
+// -cache-size fall back to SBSERVER_MIRROR and SBSERVER_CACHE_SIZE.
 //
 // # Oblivious HTTP
 //
@@ -167,8 +198,9 @@
 // hashLists, hashes:search) or other. With -mirror it also serves
 // sbserver_mirror_requests_total{method}, sbserver_mirror_served_bytes_total,
 // sbserver_mirror_upstream_requests_saved_total,
-// sbserver_mirror_upstream_searches_total, sbserver_mirror_cache_hits_total
-// and sbserver_mirror_cache_entries.
+// sbserver_mirror_upstream_searches_total, sbserver_mirror_cache_hits_total,
+// sbserver_mirror_cache_entries and sbserver_mirror_cache_bytes (the bytes
+// of its search cache, as -cache-bytes counts them).
 //
 // Other methods get a 405 and other paths a 404; a path that names an
 // endpoint once cleaned ("/./status") gets a 307 to it. Every reply but
@@ -228,7 +260,8 @@ func run(ctx context.Context, args []string, stderr io.Writer, h *hooks) int {
 		fmt.Fprintln(stderr, "sbserver:", strings.TrimPrefix(err.Error(), "usage: "))
 		return 2
 	}
-	cfg := lookup.Config{APIKey: c.key, Mode: c.lookupMode, Dir: c.dir, BaseURL: c.upstream}
+	cfg := lookup.Config{APIKey: c.key, Mode: c.lookupMode, Dir: c.dir, BaseURL: c.upstream,
+		CacheBytes: c.cacheBytes, MaxSearchesInFlight: c.upstreamSearches}
 	if c.fake {
 		s := sbtest.NewServer(sbtest.WithTestURLs())
 		defer s.Close()
@@ -272,7 +305,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, h *hooks) int {
 	defer client.Close()
 	var mir *mirror.Mirror
 	if c.mirror {
-		mir, err = mirror.New(client, mirror.Config{CacheSize: c.cacheSize, Frozen: c.frozen, Lists: infos, Logger: log})
+		mir, err = mirror.New(client, mirror.Config{CacheSize: c.cacheSize, CacheBytes: c.cacheBytes, Frozen: c.frozen, Lists: infos, Logger: log})
 		if err != nil {
 			fmt.Fprintln(stderr, "sbserver:", err)
 			return 2

@@ -46,8 +46,11 @@ func newRegistry(s *server) (*prometheus.Registry, *requestMetrics) {
 		&clientCollector{stats: func() statsSnapshot { return s.snapshot() }, s: s},
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	if s.o.Mirror != nil {
-		reg.MustRegister(mirrorCollector{s.o.Mirror})
+	if m := s.o.Mirror; m != nil {
+		reg.MustRegister(mirrorCollector{m}, prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "sbserver_mirror_cache_bytes",
+			Help: "Bytes in the mirror's search cache, as -cache-bytes counts them.",
+		}, func() float64 { return float64(m.Stats().CacheBytes) }))
 	}
 	return reg, m
 }
@@ -71,6 +74,8 @@ var (
 		{counter("local_misses", "URLs that the local lists ruled out, with no request."), func(s statsSnapshot) uint64 { return s.LocalMisses }},
 		{counter("searches", "hashes:search requests sent."), func(s statsSnapshot) uint64 { return s.Searches }},
 		{counter("search_errors", "hashes:search requests that failed."), func(s statsSnapshot) uint64 { return s.SearchErrors }},
+		{counter("coalesced", "Hash prefixes that joined a hashes:search already in flight rather than ask again, for any endpoint or the mirror."), func(s statsSnapshot) uint64 { return s.Coalesced }},
+		{counter("search_waits", "hashes:search requests that waited for a slot because -upstream-searches were in flight."), func(s statsSnapshot) uint64 { return s.SearchWaits }},
 		{counter("updates", "List update requests sent."), func(s statsSnapshot) uint64 { return s.Updates }},
 		{counter("update_errors", "List update requests that failed."), func(s statsSnapshot) uint64 { return s.UpdateErrors }},
 		{counter("ohttp_searches", "hashes:search requests sent through the Oblivious HTTP relay (-ohttp-relay)."), func(s statsSnapshot) uint64 {

@@ -167,6 +167,22 @@ func BenchmarkLookup(b *testing.B) {
 	})
 }
 
+// BenchmarkLookupSearch measures a Lookup that goes to the server, on
+// loopback, with a reply that caches nothing: the path of every search,
+// which alone joins or makes a search in flight.
+func BenchmarkLookupSearch(b *testing.B) {
+	s := newTestServer(b)
+	s.add("evil.example/", detailMsg(Malware))
+	s.set(func(s *testServer) { s.duration = nil })
+	c, _ := newTestClient(b, Config{BaseURL: s.URL, Mode: NoStorage})
+	b.ReportAllocs()
+	for b.Loop() {
+		if v, err := c.Lookup(bg, "http://evil.example/"); err != nil || !v.Unsafe() {
+			b.Fatal(v, err)
+		}
+	}
+}
+
 // BenchmarkHeap reports the heap the five default lists hold at 1M random
 // prefixes each, in bytes per prefix.
 func BenchmarkHeap(b *testing.B) {

@@ -141,6 +141,22 @@ type Config struct {
 	// HTTP relay to Google's gateway, never directly (see the package doc,
 	// "Oblivious HTTP"). nil sends searches directly to BaseURL.
 	OHTTP *OHTTPConfig
+
+	// CacheBytes caps the bytes of the cache of hashes:search replies,
+	// full hashes and their details counted, as the package doc's "The
+	// cache" estimates them; [CacheSize] caps the count of its prefixes
+	// beside. 0 means [DefaultCacheBytes]; it must not be negative. A
+	// reply for one prefix larger than the whole budget answers its
+	// lookups and is not cached.
+	CacheBytes int64
+
+	// MaxSearchesInFlight bounds the hashes:search requests in flight at
+	// once, whoever made them (Lookup, LookupAll, SearchPrefixes): a
+	// search beyond it waits for a slot (counted in [Stats].SearchWaits).
+	// 0 means [DefaultMaxSearchesInFlight]; it must not be negative.
+	// Concurrent calls that need one prefix share one request whatever
+	// the bound (counted in [Stats].Coalesced).
+	MaxSearchesInFlight int
 }
 
 // A Client answers whether URLs are unsafe, from the Safe Browsing v5 API
@@ -169,6 +185,7 @@ type Client struct {
 
 	searches backoff // of hashes:search
 	updates  backoff // of hashList and hashLists:batchGet
+	flights  flights // the searches in flight (flight.go)
 
 	updateMu sync.Mutex // serialises updates
 	// listsGen grows at the end of each update, once what Lists reports
@@ -243,6 +260,12 @@ func New(cfg Config) (*Client, error) {
 	if cfg.MaxDatabaseEntries < 0 || cfg.MaxDatabaseEntries > math.MaxInt32 {
 		return nil, fmt.Errorf("lookup: Config.MaxDatabaseEntries %d: want 0 (the default) to 2^31-1", cfg.MaxDatabaseEntries)
 	}
+	if cfg.CacheBytes < 0 {
+		return nil, fmt.Errorf("lookup: Config.CacheBytes %d is negative", cfg.CacheBytes)
+	}
+	if cfg.MaxSearchesInFlight < 0 {
+		return nil, fmt.Errorf("lookup: Config.MaxSearchesInFlight %d is negative", cfg.MaxSearchesInFlight)
+	}
 	if cfg.Mode == NoStorage && cfg.Dir != "" {
 		return nil, errors.New("lookup: Config.Dir must be empty in NoStorage mode, which stores nothing")
 	}
@@ -256,7 +279,8 @@ func New(cfg Config) (*Client, error) {
 		dir:        cfg.Dir,
 		http:       newHTTPClient(cfg.HTTPClient),
 		log:        cfg.Logger,
-		cache:      newCache(CacheSize),
+		cache:      newCache(CacheSize, cmp.Or(cfg.CacheBytes, DefaultCacheBytes)),
+		flights:    newFlights(cmp.Or(cfg.MaxSearchesInFlight, DefaultMaxSearchesInFlight)),
 		ready:      make(chan struct{}),
 		changed:    make(chan struct{}),
 		now:        time.Now,

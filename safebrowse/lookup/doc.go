@@ -67,6 +67,28 @@
 // that cannot be canonicalised is an [ErrInvalidURL], which no retry will
 // check; any other error is a check that failed.
 //
+// # Searches in flight
+//
+// Every call that needs the server for a prefix (Lookup, LookupAll,
+// [Client.SearchPrefixes]) goes through one path, so that:
+//
+//   - concurrent calls that need one uncached prefix share one request:
+//     a call joins the search in flight that asks its prefix, if there is
+//     one, whoever made it, and waits for its answer ([Stats].Coalesced
+//     counts the prefixes that joined so);
+//   - at most Config.MaxSearchesInFlight requests
+//     ([DefaultMaxSearchesInFlight], 8) are in flight at once; a search
+//     beyond it waits for a slot ([Stats].SearchWaits counts those that
+//     waited);
+//   - a search runs apart from its callers, its wait for a slot
+//     included: a caller whose context ends returns at once with its
+//     error and leaves only its own wait, and the others keep waiting
+//     for the answer; a search whose every caller has gone is dropped
+//     (canceled, and taken out of reach, so that no later caller joins
+//     it); a search runs at most 30 seconds from when it was made, its
+//     wait included; Close ends every search, whose callers get
+//     [ErrClosed].
+//
 // # The cache
 //
 // The cache maps each prefix sent to the full hashes returned for it, until
@@ -74,9 +96,22 @@
 // or not. A reply without cache_duration caches nothing. The client does not
 // lengthen the server's durations (the spec allows it for empty replies
 // only), and caps them at [MaxCacheDuration]. Expired entries are deleted
-// when met and purged every 30 minutes; the cache holds at most
-// [CacheSize] prefixes. A FullHashDetail with an unknown threat type or
-// attribute is ignored whole.
+// when met and purged every 30 minutes. A FullHashDetail with an unknown
+// threat type or attribute is ignored whole.
+//
+// The cache is bounded twice: at most [CacheSize] prefixes, and at most
+// Config.CacheBytes bytes ([DefaultCacheBytes], 32 MiB), full hashes and
+// their details counted. The bytes are an estimate of the heap, checked by
+// a test to be at least what the entries take and at most half more: 96
+// bytes a prefix, for its slot in the map and its entry, and for the full
+// hashes of a prefix, 56 bytes each, 32 for each detail and 4 for each
+// attribute, in three arrays the entry owns, each rounded up as the
+// allocator rounds it. A server that answers 20,000 full hashes a prefix
+// costs about 1.8 MB a prefix, so the bytes bind long before the count.
+// When either cap is reached, the expired entries are purged, then
+// entries chosen arbitrarily are dropped until an eighth of that cap is
+// free: more requests, never a wrong verdict. An answer larger than the
+// whole budget answers its lookups and is not cached.
 //
 // # Updates
 //
@@ -192,13 +227,17 @@
 //   - [Client.ListsGeneration] grows at the end of every update, so that
 //     a caller that reads Lists per request keeps what it returned until
 //     the number moves, and copies nothing per request; read it first.
-//   - [Client.SearchPrefixes] asks hashes:search about raw 4-byte
-//     prefixes, at most [MaxSearchPrefixes] at once, on a lookup's terms:
-//     split as a lookup's request is, its reply cached and counted in
+//   - [Client.SearchPrefixes] answers raw 4-byte prefixes, at most
+//     [MaxSearchPrefixes] at once, on a lookup's terms: from the cache
+//     where fresh, else by the searches in flight above, joined or made,
+//     split as a lookup's request is, the replies cached and counted in
 //     [Stats], a full hash for a prefix not asked dropped, and the
 //     searches' back-off shared, so that while it lasts no request goes
-//     and a [*BackoffError] returns. It never answers from the cache: a
-//     caller asks because it holds no fresh answer.
+//     and a [*BackoffError] returns. [PrefixResult].Origin tells which
+//     answered. It is the one search that serves others: the mirror's
+//     hashes:search goes through it, and any other front that answers
+//     searches for a fleet should, so that they all share the client's
+//     cache, coalescing, bound and back-off.
 //   - [Client.HashLists] asks ListHashLists for every list the server
 //     serves, with its metadata ([ListInfo]): at most 100 pages, each
 //     reply at most [MaxSearchReply] bytes. It is no update: it neither
@@ -227,7 +266,25 @@
 //     from the third failure. A success brings the next back-off to 5
 //     minutes.
 //   - A failure caused by the caller's context ending, or by Close, does not
-//     count towards the back-off: it says nothing of the server.
+//     count towards the back-off: it says nothing of the server. Nor does
+//     a search dropped because every caller waiting on it went away. A
+//     search that ran out of its own 30 seconds does count: the server did
+//     not answer in time.
+//   - Searches are coalesced by prefix, not by request: a call joins each
+//     search in flight that asks one of its prefixes, and asks the rest
+//     itself, so that no prefix is asked twice at once. A call that
+//     joined a search gets that search's failure as its own, but never
+//     another caller's cancellation: a search is canceled only once no
+//     caller waits on it. The bound counts requests, not prefixes: a
+//     search of many prefixes split in several requests takes a slot for
+//     each. Before a request goes, once it holds a slot, the back-off is
+//     checked again, so that requests waiting for a slot when a back-off
+//     begins do not go.
+//   - The cache is bounded in bytes as well as in prefixes (see "The
+//     cache"), since one prefix may carry as many full hashes as
+//     [MaxSearchReply] holds: entries own their storage, sized to what
+//     they hold, so that the estimate counts no more than it must and
+//     nothing of the reply they came from stays alive.
 //   - A corrupt list message, like a checksum mismatch, drops the list's
 //     version, so that the next fetch is whole; unlike one, it is a failed
 //     request and backs off.
@@ -336,7 +393,9 @@
 //  1. No request URL is longer than 8 KiB, the limit reported for Google's
 //     frontends (Google's own Java API client moves to POST at 2 KiB): a
 //     search for more prefixes than fit is split into several requests,
-//     each of a few hundred prefixes. One failed request fails the search.
+//     each of a few hundred prefixes. One failed request fails the search
+//     of Lookup and SearchPrefixes; in LookupAll, it fails the URLs whose
+//     prefixes it carried, and the other verdicts stand.
 //  2. hashPrefixes are sent in URL-safe base64 with padding, the padding
 //     not escaped: Chromium's hash_realtime_service encodes its request
 //     with base::Base64UrlEncode and INCLUDE_PADDING.

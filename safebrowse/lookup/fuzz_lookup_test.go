@@ -39,7 +39,7 @@ func FuzzLookupReply(f *testing.F) {
 		mu.Lock()
 		body = b
 		mu.Unlock()
-		c.cache = newCache(CacheSize)
+		c.cache = newCache(CacheSize, DefaultCacheBytes)
 		c.searches.reset()
 		v, err := c.Lookup(bg, u)
 		if err != nil {

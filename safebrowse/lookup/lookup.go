@@ -9,7 +9,6 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
-	"maps"
 	"slices"
 	"time"
 
@@ -71,13 +70,20 @@ func (c *Client) lookup(ctx context.Context, rawURL string) (Verdict, error) {
 	// Local List step 3, Real-Time step 3, No-Storage step 2: ask the server.
 	var pbuf [safebrowse.MaxExpressions]uint32
 	prefixes := q.appendNeeded(pbuf[:0])
-	reply, err := c.search(ctx, prefixes)
-	if err != nil {
-		return q.verdict(rawURL), err
+	res := c.searchAll(ctx, prefixes)
+	reply := make(map[uint32]*entry, len(prefixes))
+	err = nil
+	for i, p := range prefixes {
+		switch {
+		case res[i].err == nil:
+			reply[p] = res[i].e
+		case err == nil:
+			err = res[i].err
+		}
 	}
-	// Local List step 4: match the reply (cached by search).
+	// Local List step 4: match the reply (cached by searchAll).
 	q.fill(reply)
-	return q.verdict(rawURL), nil
+	return q.verdict(rawURL), err
 }
 
 // LookupAll returns one Verdict per URL, in order, as Lookup would, sending
@@ -122,22 +128,14 @@ func (c *Client) LookupAll(ctx context.Context, rawURLs []string) ([]Verdict, er
 			}
 		}
 	}
-	// Step 3, in batches of at most MaxSearchPrefixes.
+	// Step 3, in requests of at most MaxSearchPrefixes.
 	replies := make(map[uint32]*entry, len(prefixes))
 	failed := make(map[uint32]error)
-	for len(prefixes) > 0 {
-		n := min(len(prefixes), MaxSearchPrefixes)
-		batch := prefixes[:n]
-		prefixes = prefixes[n:]
-		reply, err := c.search(ctx, batch)
-		if err != nil {
-			for _, p := range batch {
-				failed[p] = err
-			}
-			continue
-		}
-		for p, e := range reply {
-			replies[p] = e
+	for i, r := range c.searchAll(ctx, prefixes) {
+		if r.err != nil {
+			failed[prefixes[i]] = r.err
+		} else {
+			replies[prefixes[i]] = r.e
 		}
 	}
 	// Step 4.
@@ -319,24 +317,6 @@ func (q *query) verdict(rawURL string) Verdict {
 	return v
 }
 
-// search sends prefixes to hashes:search, in as many requests as keep
-// each URL within maxURL bytes (decision 1), caches the reply for every
-// prefix sent, and returns an entry for each prefix. While searches are
-// backing off it returns a *BackoffError at once. One failed request fails
-// the search; the replies of the requests before it stay cached.
-func (c *Client) search(ctx context.Context, prefixes []uint32) (map[uint32]*entry, error) {
-	if err := c.searches.check(c.now()); err != nil {
-		return nil, err
-	}
-	entries := make(map[uint32]*entry, len(prefixes))
-	for _, part := range c.splitSearch(prefixes) {
-		if err := c.search1(ctx, part, entries); err != nil {
-			return nil, err
-		}
-	}
-	return entries, nil
-}
-
 // maxURL bounds the length of a request URL: a search for more prefixes
 // than fit is split (decision 1). 8 KiB is the limit reported for Google's
 // frontends.
@@ -373,11 +353,12 @@ func appendPrefixQuery(dst []byte, prefixes []uint32) []byte {
 	return dst
 }
 
-// search1 sends one hashes:search request for prefixes and adds an entry
-// for each to entries.
-func (c *Client) search1(ctx context.Context, prefixes []uint32, entries map[uint32]*entry) error {
+// search1 sends the hashes:search request of f and returns an entry for
+// each of its prefixes, which it caches.
+func (c *Client) search1(f *flight) (map[uint32]*entry, error) {
+	prefixes := f.prefixes
 	q := appendPrefixQuery(make([]byte, 0, prefixParam*len(prefixes)), prefixes)
-	body, err := c.getRaw(ctx, methodSearch, methodSearch, string(q), MaxSearchReply)
+	body, err := c.getRaw(f.ctx, methodSearch, methodSearch, string(q), MaxSearchReply)
 	if !unsent(err) {
 		c.stats.searches.Add(1)
 	}
@@ -391,34 +372,40 @@ func (c *Client) search1(ctx context.Context, prefixes []uint32, entries map[uin
 	now := c.now()
 	if err != nil {
 		c.stats.searchErrors.Add(1)
-		c.failed(ctx, &c.searches, now, err)
-		return err
+		if !f.cancelled() && c.closing.Err() == nil {
+			c.backOff(&c.searches, now, err)
+		}
+		return nil, err
 	}
 	// Local List step 4: the cache. cache_duration applies to every prefix
 	// sent, matched or not (the negative cache).
 	d := min(reply.duration, MaxCacheDuration)
-	mine := make(map[uint32]*entry, len(prefixes))
+	byPrefix := make(map[uint32][]fullHash, len(prefixes))
 	for _, p := range prefixes {
-		mine[p] = &entry{expires: now.Add(d)}
+		byPrefix[p] = nil
 	}
 	for _, fh := range reply.hashes {
-		e := mine[prefixOf(&fh.hash)]
-		if e == nil {
+		p := prefixOf(&fh.hash)
+		hs, ok := byPrefix[p]
+		if !ok {
 			// Decision 3: a full hash for a prefix not asked for is
 			// dropped, as Chromium drops it: never cached, never a
 			// verdict, and the rest of the reply stands.
 			c.log.Debug("lookup: dropped a full hash for a prefix not asked for", "hash", fmt.Sprintf("%x", fh.hash[:]))
 			continue
 		}
-		e.hashes = append(e.hashes, fh)
+		byPrefix[p] = append(hs, fh)
+	}
+	mine := make(map[uint32]*entry, len(prefixes))
+	for p, hs := range byPrefix {
+		mine[p] = newEntry(now.Add(d), hs)
 	}
 	c.searches.reset()
 	// A reply without cache_duration caches nothing.
 	if reply.hasDuration && d > 0 {
 		c.cache.put(now, mine)
 	}
-	maps.Copy(entries, mine)
-	return nil
+	return mine, nil
 }
 
 // failed records a failed request in b, unless it failed because the
@@ -428,6 +415,11 @@ func (c *Client) failed(ctx context.Context, b *backoff, now time.Time, err erro
 	if ctx.Err() != nil || c.closing.Err() != nil {
 		return
 	}
+	c.backOff(b, now, err)
+}
+
+// backOff records a failed request in b, and logs it.
+func (c *Client) backOff(b *backoff, now time.Time, err error) {
 	if !b.fail(now, c.rand(), err) {
 		n, _ := b.state()
 		c.log.Warn("lookup: request failed", "method", b.method, "failures", n, "err", err)

@@ -242,7 +242,7 @@ func TestCacheRules(t *testing.T) {
 func TestCacheBounded(t *testing.T) {
 	s := newTestServer(t)
 	c, clk := newTestClient(t, Config{BaseURL: s.URL, Mode: NoStorage})
-	c.cache = newCache(64)
+	c.cache = newCache(64, DefaultCacheBytes)
 	for i := range 500 {
 		if _, err := c.Lookup(bg, fmt.Sprintf("http://h%d.example/", i)); err != nil {
 			t.Fatal(err)

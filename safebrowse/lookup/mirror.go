@@ -112,6 +112,9 @@ type PrefixResult struct {
 	// reply plus its cache_duration, at most [MaxCacheDuration]; the time
 	// of the reply itself when it gave no cache_duration.
 	Expires time.Time
+	// Origin tells where the answer came from: the client's cache, a
+	// search in flight that the call joined, or a request of its own.
+	Origin Origin
 }
 
 // A FullHash is one full hash of a hashes:search reply.
@@ -126,14 +129,29 @@ type FullHashDetail struct {
 	Attributes []ThreatAttribute
 }
 
-// SearchPrefixes asks hashes:search about prefixes, as a lookup that needs
-// the server asks, and returns one result per prefix, in order: the
-// request is split as lookups split theirs, the reply is cached and
-// counted as theirs is, a full hash for a prefix not asked is dropped, and
-// searches share the lookups' back-off, so that while it lasts
-// SearchPrefixes returns a [*BackoffError] with no request. It does not
-// read the cache: the caller asks because it holds no fresh answer. At
-// most [MaxSearchPrefixes] prefixes may be asked at once.
+// SearchPrefixes answers what hashes:search says of prefixes, as a lookup
+// that needs the server finds it, and returns one result per prefix, in
+// order. It is the client's one search of raw prefixes, which a mirror,
+// or any server that answers searches for others, calls for every prefix
+// it does not hold fresh:
+//
+//   - a prefix the cache holds fresh is answered from it, with no
+//     request (counted in [Stats].CacheHits);
+//   - a prefix that a search in flight asks already, whoever made it
+//     (a lookup, LookupAll, another SearchPrefixes), waits for that
+//     search's answer (counted in [Stats].Coalesced);
+//   - the others go in requests of its own, split as a lookup's are,
+//     within Config.MaxSearchesInFlight requests in flight; their replies
+//     are cached and counted as a lookup's are, and a full hash for a
+//     prefix not asked is dropped.
+//
+// [PrefixResult].Origin tells which answered. Searches share the
+// lookups' back-off, so that while it lasts SearchPrefixes returns a
+// [*BackoffError] with no request. When ctx ends first, the call returns
+// its error and leaves the searches it waited on, which go on for the
+// other callers waiting on them; a search that no caller waits on any
+// longer is dropped. At most [MaxSearchPrefixes] prefixes may be asked at
+// once. The results are the caller's own.
 func (c *Client) SearchPrefixes(ctx context.Context, prefixes [][4]byte) ([]PrefixResult, error) {
 	if c.closing.Err() != nil {
 		return nil, ErrClosed
@@ -151,25 +169,54 @@ func (c *Client) SearchPrefixes(ctx context.Context, prefixes [][4]byte) ([]Pref
 	if len(ps) == 0 {
 		return out, nil
 	}
-	entries, err := c.search(ctx, ps)
-	if err != nil {
-		return nil, err
+	res := c.searchAll(ctx, ps)
+	for i := range res {
+		if res[i].err != nil {
+			return nil, res[i].err
+		}
 	}
 	for i, p := range prefixes {
-		e := entries[binary.BigEndian.Uint32(p[:])]
-		if e == nil {
-			return nil, fmt.Errorf("lookup: %s: %w: no answer for prefix %x", methodSearch, ErrCorruptReply, p)
-		}
-		out[i] = PrefixResult{Prefix: p, Expires: e.expires}
-		for _, fh := range e.hashes {
-			h := FullHash{Hash: fh.hash}
-			for _, d := range fh.details {
-				h.Details = append(h.Details, FullHashDetail{Type: d.typ, Attributes: slices.Clone(d.attrs)})
-			}
-			out[i].FullHashes = append(out[i].FullHashes, h)
-		}
+		r := &res[slices.Index(ps, binary.BigEndian.Uint32(p[:]))]
+		out[i] = resultOf(p, r.e, r.origin)
 	}
 	return out, nil
+}
+
+// resultOf returns the PrefixResult of p from e, in storage of its own:
+// one array of full hashes, one of details and one of attributes.
+func resultOf(p [4]byte, e *entry, origin Origin) PrefixResult {
+	r := PrefixResult{Prefix: p, Expires: e.expires, Origin: origin}
+	if len(e.hashes) == 0 {
+		return r
+	}
+	nd, na := 0, 0
+	for i := range e.hashes {
+		nd += len(e.hashes[i].details)
+		for _, d := range e.hashes[i].details {
+			na += len(d.attrs)
+		}
+	}
+	r.FullHashes = make([]FullHash, len(e.hashes))
+	details := make([]FullHashDetail, 0, nd)
+	attrs := make([]ThreatAttribute, 0, na)
+	for i := range e.hashes {
+		h := &r.FullHashes[i]
+		h.Hash = e.hashes[i].hash
+		start := len(details)
+		for _, d := range e.hashes[i].details {
+			fd := FullHashDetail{Type: d.typ}
+			if len(d.attrs) > 0 {
+				a := len(attrs)
+				attrs = append(attrs, d.attrs...)
+				fd.Attributes = attrs[a:len(attrs):len(attrs)]
+			}
+			details = append(details, fd)
+		}
+		if len(details) > start {
+			h.Details = details[start:len(details):len(details)]
+		}
+	}
+	return r
 }
 
 // LikelySafeType is the kind of a list of likely safe expressions, as

@@ -122,8 +122,8 @@ func TestListSnapshot(t *testing.T) {
 }
 
 // TestSearchPrefixes: results in the order asked, the expiry from
-// cache_duration, stray hashes dropped, and the back-off shared with
-// lookups.
+// cache_duration, stray hashes dropped, the cache read, and the back-off
+// shared with lookups.
 func TestSearchPrefixes(t *testing.T) {
 	s := sbtest.NewServer(sbtest.WithCacheDuration(10 * time.Minute))
 	t.Cleanup(s.Close)
@@ -150,14 +150,26 @@ func TestSearchPrefixes(t *testing.T) {
 	if n := c.Stats().Searches; n != 1 {
 		t.Errorf("%d searches counted, want 1", n)
 	}
+	if got[0].Origin != lookup.OriginSearch || got[1].Origin != lookup.OriginSearch {
+		t.Errorf("origins %v, %v; want OriginSearch", got[0].Origin, got[1].Origin)
+	}
+	// Asked again, the cache answers, with no request.
+	again, err := c.SearchPrefixes(context.Background(), [][4]byte{evil})
+	if err != nil || len(again) != 1 || again[0].Origin != lookup.OriginCache || !again[0].Expires.Equal(got[1].Expires) ||
+		len(again[0].FullHashes) != 1 || again[0].FullHashes[0].Hash != h {
+		t.Errorf("cached: %+v, %v", again, err)
+	}
+	if st := c.Stats(); st.Searches != 1 || st.CacheHits != 1 {
+		t.Errorf("stats %+v, want 1 search and 1 cache hit", st)
+	}
 	// Three failures start the back-off that lookups share.
 	s.Inject(sbtest.Fault{Endpoint: "hashes:search", Status: 503})
-	for range 3 {
-		if _, err := c.SearchPrefixes(context.Background(), [][4]byte{other}); err == nil {
+	for i := range 3 {
+		if _, err := c.SearchPrefixes(context.Background(), [][4]byte{{9, 9, 9, byte(i)}}); err == nil {
 			t.Fatal("no error from a 503")
 		}
 	}
-	_, err = c.SearchPrefixes(context.Background(), [][4]byte{other})
+	_, err = c.SearchPrefixes(context.Background(), [][4]byte{{9, 9, 9, 9}})
 	var be *lookup.BackoffError
 	if !errors.As(err, &be) {
 		t.Fatalf("err = %v, want a BackoffError", err)
@@ -250,9 +262,17 @@ func ExampleClient_SearchPrefixes() {
 		log.Fatal(err)
 	}
 	for _, fh := range res[0].FullHashes {
-		fmt.Println(fh.Hash == h, fh.Details[0].Type)
+		fmt.Println(fh.Hash == h, fh.Details[0].Type, res[0].Origin)
 	}
-	// Output: true MALWARE
+	// Asked again, the client's cache answers.
+	res, err = c.SearchPrefixes(context.Background(), [][4]byte{[4]byte(h[:4])})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(res[0].FullHashes), res[0].Origin)
+	// Output:
+	// true MALWARE OriginSearch
+	// 1 OriginCache
 }
 
 // ExampleClient_HashLists lists the lists the server serves.

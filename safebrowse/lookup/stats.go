@@ -19,8 +19,8 @@ type Stats struct {
 	// search, a search refused by the back-off, lists not ready, a closed
 	// client.
 	Errors uint64
-	// CacheHits counts the URLs' hash prefixes that the cache answered,
-	// with no request.
+	// CacheHits counts the hash prefixes that the cache answered, with no
+	// request: a URL's, or one SearchPrefixes asked.
 	CacheHits uint64
 	// LocalMisses counts the URLs answered SAFE by the local lists (Local
 	// List step 2), with no request.
@@ -33,6 +33,17 @@ type Stats struct {
 	// other than 200, a corrupt reply, or, with Config.OHTTP, no key to
 	// seal the request for (a search sent nothing, counted here only).
 	SearchErrors uint64
+	// Coalesced counts the hash prefixes that a lookup or SearchPrefixes
+	// needed from the server and found asked already by a search in
+	// flight, which it joined rather than ask again: one for each prefix
+	// and each caller that joined. So concurrent callers that need one
+	// uncached prefix cost one request, counted in Searches, and
+	// Coalesced counts the others.
+	Coalesced uint64
+	// SearchWaits counts the searches that waited for a slot because
+	// Config.MaxSearchesInFlight requests were in flight: a count that
+	// grows under steady load says the bound is too low for it.
+	SearchWaits uint64
 	// Updates counts the list fetch requests sent (hashList and
 	// hashLists:batchGet).
 	Updates uint64
@@ -55,6 +66,7 @@ type Stats struct {
 type counters struct {
 	lookups, unsafe, errors, cacheHits, localMisses atomic.Uint64
 	searches, searchErrors, updates, updateErrors   atomic.Uint64
+	coalesced, searchWaits                          atomic.Uint64
 	ohttpKeyFetches, ohttpKeyErrors                 atomic.Uint64
 }
 
@@ -71,6 +83,8 @@ func (c *Client) Stats() Stats {
 		LocalMisses:  s.localMisses.Load(),
 		Searches:     s.searches.Load(),
 		SearchErrors: s.searchErrors.Load(),
+		Coalesced:    s.coalesced.Load(),
+		SearchWaits:  s.searchWaits.Load(),
 		Updates:      s.updates.Load(),
 		UpdateErrors: s.updateErrors.Load(),
 

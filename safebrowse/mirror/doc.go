@@ -65,15 +65,39 @@
 //
 // # Searches
 //
-// A prefix whose answer is cached and fresh is answered from the cache
-// ([Config].CacheSize prefixes, [BytesPerCacheEntry] bytes each). The
-// others go upstream in one request through
-// [lookup.Client.SearchPrefixes]; a prefix that another request is
-// already asking waits for that answer, so concurrent identical prefixes
-// make one upstream request, and at most Config.UpstreamSearches go at
-// once. The reply's cacheDuration is the least time left among the
-// answers for the prefixes asked. A failed upstream search is a 503,
-// never an empty "not found".
+// A prefix whose answer is cached and fresh is answered from the cache.
+// The others go to the source in one call of
+// [lookup.Client.SearchPrefixes], the client's one search for servers of
+// others, which answers from its own cache where fresh, and otherwise
+// coalesces: a prefix that a search in flight asks already, whether a
+// client of the mirror or a lookup of the source's made it, waits for
+// that answer, so concurrent identical prefixes make one upstream
+// request, and at most lookup.Config.MaxSearchesInFlight requests go at
+// once, for the mirror and the source's own lookups together: one bound,
+// not two in series. The reply's cacheDuration is the least time left
+// among the answers for the prefixes asked. A failed upstream search is a
+// 503, never an empty "not found".
+//
+// The cache is bounded twice: at most [Config].CacheSize prefixes, and at
+// most Config.CacheBytes bytes ([DefaultCacheBytes], 64 MiB). An entry
+// keeps a prefix's full hashes as replies carry them, encoded once: in
+// protobuf when it is cached, about 40 bytes a full hash, and in JSON
+// once a JSON client has asked for it, about 105 more. A reply is those
+// bytes, one prefix after another, and the cacheDuration: a cached answer
+// is copied, never encoded again, whatever its full hashes. The bytes
+// counted are an estimate of the heap, checked by a test to be at least
+// what the entries take and at most half more: [BytesPerCacheEntry] a
+// prefix, and for one with full hashes, 48 bytes and its encodings, as
+// the allocator rounds them. When either cap is reached, the expired
+// entries are purged, then entries chosen arbitrarily are dropped until
+// an eighth of that cap is free. An answer larger than the whole budget
+// is served and not cached.
+//
+// A reply is at most [lookup.MaxSearchReply] bytes, what the mirror's own
+// clients accept: a search whose reply would be longer, which only an
+// upstream that lists thousands of full hashes a prefix can cause, is a
+// 503 that asks for fewer prefixes at once, checked before a byte is
+// written.
 //
 // # Decisions where the spec is silent
 //
@@ -92,8 +116,18 @@
 //     upstream's cache_duration, capped at a day as lookup caps it, and
 //     sends on only the full hash details the source knows (lookup drops
 //     the others, as the spec asks of a client).
-//   - An upstream search goes on when the client that caused it goes
-//     away, for the others waiting on it, at most 30 seconds.
+//   - A client that goes away, while its search waits for an upstream
+//     slot or while the request is in flight, ends only its own request:
+//     the search goes on for the clients and lookups that joined it, and
+//     is dropped once none waits on it, as package lookup's "Searches in
+//     flight" says; a search runs at most 30 seconds.
+//   - The search cache and the source's are two caches, each with its
+//     own bounds: the mirror's keeps the encoded replies, the source's
+//     the full hashes its lookups match, and a prefix the mirror has
+//     dropped may still be answered by the source's, with no request.
+//   - The reply size is checked against lookup.MaxSearchReply in the
+//     encoding served, JSON included, although a JSON client may accept
+//     more: one bound for every client.
 //   - A client part way through a chunked update whose state the mirror
 //     no longer holds (more than 64 chunks ago, or another replica) gets
 //     the whole list: correct, and rare.

@@ -25,17 +25,20 @@ import (
 // Defaults and bounds.
 const (
 	// DefaultCacheSize is the most prefixes the search cache holds when
-	// Config.CacheSize is 0: at most 64 MiB of entries with no full hash
-	// (see [BytesPerCacheEntry]), about what a large fleet asks in a day.
+	// Config.CacheSize is 0: 64 MiB of entries with no full hash (see
+	// [BytesPerCacheEntry]), about what a large fleet asks in a day.
 	DefaultCacheSize = 1 << 20
+	// DefaultCacheBytes is the most bytes the search cache holds when
+	// Config.CacheBytes is 0: what DefaultCacheSize prefixes with no full
+	// hash take.
+	DefaultCacheBytes = 64 << 20
 	// BytesPerCacheEntry bounds what one cache entry of a prefix with no
 	// full hash costs, as measured (TestCacheMemory: 35 to 53 bytes,
 	// depending on how full the map is). A prefix with full hashes costs
-	// about 100 bytes more for each, with its details.
+	// 48 bytes more, and its full hashes as a reply carries them: about
+	// 40 bytes each in protobuf, and once a JSON client has asked for
+	// them, about 110 more in JSON (see the package doc's "Searches").
 	BytesPerCacheEntry = 64
-	// DefaultUpstreamSearches bounds the hashes:search requests in flight
-	// upstream when Config.UpstreamSearches is 0.
-	DefaultUpstreamSearches = 8
 	// DefaultVersions is how many versions of each list are kept for
 	// partial updates when Config.Versions is 0, and the least allowed.
 	DefaultVersions = 4
@@ -47,19 +50,21 @@ const (
 	MinWait    = 60 * time.Second
 	MaxWait    = 24 * time.Hour
 	FrozenWait = 24 * time.Hour
-	// upstreamTimeout bounds one upstream search, which goes on when the
-	// client that caused it goes away, for the others waiting on it.
-	upstreamTimeout = 30 * time.Second
 )
 
 // Config configures a Mirror. Its zero values mean the defaults.
 type Config struct {
-	// CacheSize is the most prefixes the search cache holds; 0 means
-	// DefaultCacheSize. Each costs about BytesPerCacheEntry bytes.
+	// CacheSize caps the number of prefixes the search cache holds,
+	// whatever their bytes; 0 means DefaultCacheSize. CacheBytes caps
+	// their bytes beside.
 	CacheSize int
-	// UpstreamSearches bounds the hashes:search requests in flight
-	// upstream; 0 means DefaultUpstreamSearches. A search beyond it waits.
-	UpstreamSearches int
+	// CacheBytes caps the bytes the search cache holds: each prefix
+	// costs BytesPerCacheEntry, and one with full hashes costs its full
+	// hashes too, as replies carry them; 0 means DefaultCacheBytes. The
+	// upstream searches in flight are bounded, and coalesced, by the
+	// source (lookup.Config.MaxSearchesInFlight), for the mirror's
+	// clients and the source's own lookups together.
+	CacheBytes int64
 	// Versions is how many versions of each list are kept, so that a
 	// client at one of them gets a partial update; 0 means
 	// DefaultVersions, and less than DefaultVersions is an error. Each
@@ -73,8 +78,10 @@ type Config struct {
 	// keep are left out. nil means metadata made from the names of the
 	// lists the source keeps.
 	Lists []lookup.ListInfo
-	// Logger receives a line for each new list version and each failed
-	// upstream search; nil means silent.
+	// Logger receives a line for each new list version, and at Debug
+	// level one for each client search that a failed upstream search
+	// failed (the source logs each failed request, with its own
+	// lookup.Config.Logger); nil means silent.
 	Logger *slog.Logger
 }
 
@@ -108,16 +115,16 @@ func New(src *lookup.Client, cfg Config) (*Mirror, error) {
 	switch {
 	case cfg.CacheSize < 0:
 		return nil, fmt.Errorf("mirror: Config.CacheSize %d is negative", cfg.CacheSize)
-	case cfg.UpstreamSearches < 0:
-		return nil, fmt.Errorf("mirror: Config.UpstreamSearches %d is negative", cfg.UpstreamSearches)
+	case cfg.CacheBytes < 0:
+		return nil, fmt.Errorf("mirror: Config.CacheBytes %d is negative", cfg.CacheBytes)
 	case cfg.Versions != 0 && cfg.Versions < DefaultVersions:
 		return nil, fmt.Errorf("mirror: Config.Versions %d: at least %d", cfg.Versions, DefaultVersions)
 	}
 	if cfg.CacheSize == 0 {
 		cfg.CacheSize = DefaultCacheSize
 	}
-	if cfg.UpstreamSearches == 0 {
-		cfg.UpstreamSearches = DefaultUpstreamSearches
+	if cfg.CacheBytes == 0 {
+		cfg.CacheBytes = DefaultCacheBytes
 	}
 	if cfg.Versions == 0 {
 		cfg.Versions = DefaultVersions
@@ -135,12 +142,12 @@ func New(src *lookup.Client, cfg Config) (*Mirror, error) {
 		return nil, errors.New("mirror: New: the source keeps no lists (NoStorage)")
 	}
 	m.info = listInfo(m.order, m.lists, cfg.Lists)
-	m.search = newSearcher(m, cfg.CacheSize, cfg.UpstreamSearches)
+	m.search = newSearcher(m, cfg.CacheSize, cfg.CacheBytes)
 	return m, nil
 }
 
 // Stats are a Mirror's counters since New, as [Mirror.Stats] reports them.
-// Each counter only grows, but CacheEntries.
+// Each counter only grows, but CacheEntries and CacheBytes.
 type Stats struct {
 	// Requests counts the requests served, by method: "hashes:search",
 	// "hashList", "hashLists:batchGet" and "hashLists"; whatever their
@@ -148,19 +155,26 @@ type Stats struct {
 	Requests map[string]uint64
 	// BytesServed counts the bytes of the reply bodies.
 	BytesServed uint64
-	// UpstreamSearches counts the hashes:search requests made upstream on
-	// behalf of clients.
+	// UpstreamSearches counts the client searches that made upstream
+	// searches of their own, through the source: each one request,
+	// unless it asked more new prefixes than one request carries. The
+	// source's [lookup.Stats].Searches counts every request it sent,
+	// the mirror's and its own lookups'.
 	UpstreamSearches uint64
 	// UpstreamSaved counts the client requests answered with no upstream
 	// request of their own: every list request (the source fetches lists
 	// on its own schedule, once for every client) and every search
-	// answered from the cache or by a search already in flight.
+	// answered from the caches or by searches already in flight.
 	UpstreamSaved uint64
-	// CacheHits counts the prefixes answered by the cache, Coalesced
-	// those that joined an upstream search already in flight.
+	// CacheHits counts the prefixes answered by a cache, the mirror's or
+	// its source's; Coalesced those that joined an upstream search
+	// already in flight, whoever made it (a client of the mirror, or a
+	// lookup of the source's).
 	CacheHits, Coalesced uint64
-	// CacheEntries is the number of prefixes cached now.
+	// CacheEntries is the number of prefixes cached now, and CacheBytes
+	// their bytes, as Config.CacheBytes counts them.
 	CacheEntries int
+	CacheBytes   int64
 }
 
 // counters are a Mirror's Stats, each updated atomically.
@@ -179,7 +193,7 @@ func (m *Mirror) Stats() Stats {
 	s.UpstreamSearches = m.stats.upstream.Load()
 	s.UpstreamSaved = m.stats.saved.Load()
 	s.CacheHits, s.Coalesced = m.stats.hits.Load(), m.stats.joined.Load()
-	s.CacheEntries = m.search.len()
+	s.CacheEntries, s.CacheBytes = m.search.held()
 	return s
 }
 
