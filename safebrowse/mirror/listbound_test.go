@@ -5,15 +5,26 @@
 package mirror
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/binary"
+	"fmt"
+	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"runtime"
+	"slices"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
 	"github.com/urlspec/urlspec/safebrowse/lookup"
 	"github.com/urlspec/urlspec/safebrowse/sbtest"
 )
@@ -107,5 +118,99 @@ func TestListCacheMemory(t *testing.T) {
 	}
 	if limit := int64(3 * 4 * n); grow > limit {
 		t.Errorf("300 requests of distinct maxUpdateEntries grew the heap %d B, more than %d", grow, limit)
+	}
+}
+
+// BenchmarkCachedWholeList measures the latency of a cached whole-list
+// reply of a 400,000-prefix list on loopback, in proto and JSON, alone
+// and beside a client that keeps asking for replies the mirror must
+// build (random walks through chunked updates of random sizes). It
+// reports the median and the 99th percentile of the requests.
+func BenchmarkCachedWholeList(b *testing.B) {
+	m, _ := bigMirror(b, 400_000)
+	srv := httptest.NewServer(m)
+	defer srv.Close()
+	fetch := func(hc *http.Client, path string) ([]byte, error) {
+		resp, err := hc.Get(srv.URL + path)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		if err == nil && resp.StatusCode != 200 {
+			err = fmt.Errorf("status %d: %s", resp.StatusCode, body)
+		}
+		return body, err
+	}
+	// builder walks chunked updates of random sizes until stop is
+	// closed, counting the replies it got.
+	builder := func(stop <-chan struct{}, n *atomic.Int64) {
+		hc := &http.Client{Transport: &http.Transport{}}
+		rng := rand.New(rand.NewPCG(1, 2))
+		var v []byte
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			q := "/v5/hashList/se-4b?alt=proto&sizeConstraints.maxUpdateEntries=" + strconv.Itoa(1<<(10+rng.IntN(9)))
+			if v != nil {
+				q += "&version=" + url.QueryEscape(base64.StdEncoding.EncodeToString(v))
+			}
+			body, err := fetch(hc, q)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			hl, err := v5wire.ParseHashList(body)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			v = bytes.Clone(hl.Version)
+			if hl.MinimumWait != 0 {
+				v = nil // done: again from the start
+			}
+			n.Add(1)
+		}
+	}
+	for _, alt := range []string{"proto", "json"} {
+		path := "/v5/hashList/se-4b?alt=" + alt
+		for _, busy := range []bool{false, true} {
+			name := alt
+			if busy {
+				name += "-beside-builds"
+			}
+			b.Run(name, func(b *testing.B) {
+				hc := &http.Client{Transport: &http.Transport{}}
+				defer hc.CloseIdleConnections()
+				if _, err := fetch(hc, path); err != nil { // cached from here on
+					b.Fatal(err)
+				}
+				stop := make(chan struct{})
+				var built atomic.Int64
+				var wg sync.WaitGroup
+				if busy {
+					wg.Go(func() { builder(stop, &built) })
+				}
+				var lat []time.Duration
+				for b.Loop() {
+					t0 := time.Now()
+					if _, err := fetch(hc, path); err != nil {
+						b.Fatal(err)
+					}
+					lat = append(lat, time.Since(t0))
+				}
+				close(stop)
+				wg.Wait()
+				slices.Sort(lat)
+				b.ReportMetric(float64(lat[len(lat)/2])/1e6, "p50-ms")
+				b.ReportMetric(float64(lat[len(lat)*99/100])/1e6, "p99-ms")
+				if busy {
+					b.ReportMetric(float64(built.Load())/float64(b.N), "builds/op")
+				}
+			})
+		}
 	}
 }

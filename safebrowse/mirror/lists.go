@@ -160,19 +160,19 @@ func (m *Mirror) reply(l *list, st lookup.ListStatus, from []byte, c constraints
 	if n := len(cur.hashes) / l.width; c.maxDatabase > 0 && n > c.maxDatabase {
 		return nil, invalid("list %s holds %d entries, more than sizeConstraints.maxDatabaseEntries=%d", l.name, n, c.maxDatabase)
 	}
-	max := c.maxUpdate
-	if s.base == cur || (!s.partial && max >= len(cur.hashes)/l.width) {
-		max = 0 // no chunk cuts it: one reply for every limit
+	limit := c.maxUpdate
+	if s.base == cur || (!s.partial && limit >= len(cur.hashes)/l.width) {
+		limit = 0 // no chunk cuts it: one reply for every limit
 	}
-	key := cacheKey{kind: keyProto, to: cur.s, from: s.from, max: max}
+	key := cacheKey{kind: keyProto, to: cur.s, from: s.from, max: limit}
 	binary := func() (*reply, error) {
 		e, err := l.cache.Do(key, func() (*cached, int64, error) {
 			m.builds <- struct{}{}
 			defer func() { <-m.builds }()
 			if m.onBuild != nil {
-				m.onBuild(max)
+				m.onBuild(limit)
 			}
-			r, err := l.build(s, cur, max)
+			r, err := l.build(s, cur, limit)
 			if err != nil {
 				return nil, 0, err
 			}

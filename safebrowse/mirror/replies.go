@@ -237,7 +237,7 @@ func split(k, r int) (int, int) {
 }
 
 // build returns the reply that takes a client at s towards cur, the
-// list's current version, in a chunk of at most max entries (0: no
+// list's current version, in a chunk of at most limit entries (0: no
 // limit):
 //
 //   - a client at cur gets an empty partial update;
@@ -245,14 +245,14 @@ func split(k, r int) (int, int) {
 //     partial update: removals as indices into its sorted hashes, then
 //     additions;
 //   - any other gets the whole list (partial_update false);
-//   - an update of more entries than max holds the removals first and
-//     then the smallest additions, up to max, and is named after the
-//     state it leads to, which the list's cache keeps; it has no minimum
-//     wait, so that the client fetches the rest at once;
+//   - an update of more entries than limit holds the removals first
+//     and then the smallest additions, up to limit, and is named after
+//     the state it leads to, which the list's cache keeps; it has no
+//     minimum wait, so that the client fetches the rest at once;
 //   - every reply carries the checksum of the state it leads to.
 //
 // It diffs, hashes and encodes with no lock held.
-func (l *list) build(s start, cur *version, max int) (*reply, error) {
+func (l *list) build(s start, cur *version, limit int) (*reply, error) {
 	w := l.width
 	base, k := s.base, s.k
 	var held *version
@@ -276,7 +276,7 @@ func (l *list) build(s start, cur *version, max int) (*reply, error) {
 		rest[i] = x - uint32(r) // the first r removals are gone, all before x
 	}
 	var cut bool
-	msg.Removals, msg.Additions, cut = listdiff.Limit(rest, add[w*a:], w, max)
+	msg.Removals, msg.Additions, cut = listdiff.Limit(rest, add[w*a:], w, limit)
 	final := !cut
 	if final {
 		msg.Version, msg.Checksum = cur.v, cur.sum[:]
