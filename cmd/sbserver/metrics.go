@@ -49,6 +49,7 @@ func newRegistry(s *server) (*prometheus.Registry, *requestMetrics) {
 	if s.o.Mirror != nil {
 		reg.MustRegister(mirrorCollector{s.o.Mirror})
 	}
+	registerListCache(reg, s.o.Mirror)
 	return reg, m
 }
 
