@@ -52,6 +52,7 @@ func newRegistry(s *server) (*prometheus.Registry, *requestMetrics) {
 			Help: "Bytes in the mirror's search cache, as -cache-bytes counts them.",
 		}, func() float64 { return float64(m.Stats().CacheBytes) }))
 	}
+	registerListCache(reg, s.o.Mirror)
 	return reg, m
 }
 

@@ -52,6 +52,10 @@
 //     Google's server does: removals first, then the smallest additions,
 //     up to the limit, named after the state they lead to, with no
 //     minimumWaitDuration, so that the client fetches the rest at once.
+//     Chunks come in the powers of two from 1024 to 2^20 alone: a
+//     client's limit is served as the one at or below it (see
+//     Decisions). A client part way through a chunked update when the
+//     list changes goes on from where it stands to the new version.
 //     A list larger than sizeConstraints.maxDatabaseEntries is a 400
 //     naming both sizes.
 //   - Every reply carries the sha256Checksum of the state it leads to.
@@ -59,9 +63,35 @@
 //     the list plus up to 10% more, at random, so that a fleet does not
 //     arrive at once, within [MinWait] and [MaxWait], in whole seconds;
 //     [FrozenWait] when Config.Frozen says the lists never change. It is
-//     the only field written per request: each version's whole list and
-//     each partial update is encoded once and shared.
+//     the only field written per request.
 //   - A list the source has not loaded yet is a 503.
+//
+// A list request costs at most a small constant times the list, whatever
+// its parameters, and nothing a client asks for grows the mirror beyond
+// a fixed budget:
+//
+//   - Each reply (a whole list, a partial update, a chunk) is built once,
+//     in binary protobuf, and again in JSON when first asked so, and kept
+//     in the list's cache, which it shares with the list's chunk states.
+//     The cache holds at most three times the bytes of the list's current
+//     version, plus 64 KiB, counted as allocated (the encoded bytes, a
+//     chunk state's words, and a few hundred bytes of bookkeeping each),
+//     the least recently used evicted first. [Stats.ListCacheBytes]
+//     reports what the caches hold. Besides it, a list keeps its last
+//     Config.Versions versions.
+//   - A chunk state is a few words: the version the client started from,
+//     the version it is on its way to, and how many entries of that
+//     update it holds. Following a chunked update costs the mirror no
+//     copy of the list; only a client whose update a newer version
+//     overtook has its list held, once, counted in the cache.
+//   - Diffing, hashing and encoding happen with no lock held: a request
+//     for a cached reply never waits for a build, and concurrent requests
+//     for one reply that is not cached share one build. At most 4 replies
+//     are built at once by a mirror, so that the memory of the builds in
+//     flight is bounded too; a request for another waits for a slot. The
+//     source's list is copied (and hashed) when its version changes, once,
+//     by the first request to see it, which the list's other requests
+//     wait for, as they all need it.
 //
 // # Searches
 //
@@ -128,7 +158,20 @@
 //   - The reply size is checked against lookup.MaxSearchReply in the
 //     encoding served, JSON included, although a JSON client may accept
 //     more: one bound for every client.
-//   - A client part way through a chunked update whose state the mirror
-//     no longer holds (more than 64 chunks ago, or another replica) gets
-//     the whole list: correct, and rare.
+//   - sizeConstraints.maxUpdateEntries: the v5 reference says only that
+//     it "MUST be at least 1024" and that 0 or none sets no limit
+//     (SizeConstraints). A value from 1 to 1023 is a 400
+//     INVALID_ARGUMENT; 0 is no limit; any other is served as the largest
+//     power of two at or below both it and 2^20, so that a list has at
+//     most 12 kinds of update from each state however many limits its
+//     clients send. The update holds no more entries than the client
+//     asked, which is all the field promises ("it is possible that the
+//     update will contain fewer entries than this value"), and Google's
+//     own servers "only pre-generate a finite number of possible update
+//     response ... sizes" (v4 reference, Update Constraints). A limit the
+//     whole list fits in gets the same reply as no limit.
+//   - A client part way through a chunked update whose chunk state the
+//     mirror no longer holds (evicted from the list's cache, on its way
+//     to a version no longer among the last Config.Versions, or made by
+//     another replica) gets the whole list: correct, and rare.
 package mirror

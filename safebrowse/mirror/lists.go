@@ -6,7 +6,6 @@ package mirror
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
 	"slices"
@@ -16,30 +15,11 @@ import (
 	"time"
 
 	"github.com/urlspec/urlspec/internal/inputerr"
-	"github.com/urlspec/urlspec/safebrowse/hashlist"
-	"github.com/urlspec/urlspec/safebrowse/internal/listdiff"
 	"github.com/urlspec/urlspec/safebrowse/internal/listname"
+	"github.com/urlspec/urlspec/safebrowse/internal/replycache"
 	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
 	"github.com/urlspec/urlspec/safebrowse/lookup"
 )
-
-// Bounds of what a list remembers besides its versions.
-const (
-	// maxChunks is how many intermediate states of chunked updates a list
-	// remembers, so that a client part way through gets the next chunk.
-	maxChunks = 64
-	// maxReplies is how many encoded replies to the current version a
-	// list keeps, one per version asked from and maxUpdateEntries.
-	maxReplies = 256
-)
-
-// A version is one state of a list: its hashes, sorted and concatenated,
-// their checksum, and the version named after it.
-type version struct {
-	v      []byte
-	hashes []byte
-	sum    [32]byte
-}
 
 // versionOf returns the version of the list name whose hashes have the
 // checksum sum: the name, so that batchGet's versions may come in any
@@ -56,16 +36,19 @@ type list struct {
 	index int // in the source's Lists
 
 	mu      sync.Mutex
-	src     []byte // the source's version at the last copy
+	src     []byte        // the source's version at the last copy
+	copying chan struct{} // closed when the copy in progress ends; nil when none is
 	loaded  bool
 	cur     *version
 	history []*version // the last Config.Versions versions, oldest first; cur last
-	chunks  []*version // intermediate states of chunked updates served, oldest first
-	replies map[replyKey]*encoded
+	// cache holds the replies to cur and the chunk states served, within
+	// listCacheLimit of cur's bytes. It has a lock of its own, and builds
+	// with neither held.
+	cache *listCache
 }
 
 func newList(name string, width, index int) *list {
-	return &list{name: name, width: width, index: index, replies: make(map[replyKey]*encoded)}
+	return &list{name: name, width: width, index: index, cache: replycache.New[cacheKey, *cached](minListCache)}
 }
 
 // A statuses is the source's Lists, as its ListsGeneration gen named it.
@@ -87,94 +70,53 @@ func (m *Mirror) statuses() []lookup.ListStatus {
 	return s.st
 }
 
-// A replyKey names a reply to the current version: the version asked
-// from ("" for none) and maxUpdateEntries.
-type replyKey struct {
-	from string
-	max  int
-}
-
-// An encoded reply is one HashList, encoded once and shared by every
-// request for it: binary protobuf in two parts either side of the
-// minimum wait, the only field written per request, and JSON made the
-// first time it is asked.
-type encoded struct {
-	final      bool // the last of its update, which carries a minimum wait
-	head, tail []byte
-	msg        v5wire.HashList
-	jsonOnce   sync.Once
-	json       []byte
-	jsonErr    error
-}
-
-// jsonBody returns the reply in Google's JSON mapping, without its
-// minimum wait.
-func (e *encoded) jsonBody() ([]byte, error) {
-	e.jsonOnce.Do(func() { e.json, e.jsonErr = e.msg.MarshalJSON() })
-	return e.json, e.jsonErr
-}
-
-// parts returns the body of the reply with the minimum wait wait, in
-// pieces to write in turn.
-func (e *encoded) parts(proto bool, wait time.Duration) ([][]byte, error) {
-	if proto {
-		if !e.final {
-			return [][]byte{e.head, e.tail}, nil
-		}
-		return [][]byte{e.head, v5wire.AppendMinimumWait(nil, wait), e.tail}, nil
-	}
-	j, err := e.jsonBody()
-	if err != nil {
-		return nil, err
-	}
-	if !e.final {
-		return [][]byte{j}, nil
-	}
-	return [][]byte{[]byte(`{"minimumWaitDuration":"` + v5wire.FormatDuration(wait) + `",`), j[1:]}, nil
-}
-
 // refresh copies the source's list when its version has changed since
-// the last copy. A list whose contents did not change keeps its version.
-// l.mu must be held.
+// the last copy. The copy, with its checksum, is made with no lock held,
+// once: requests that find it in progress wait for it, as they all need
+// the list's current version. A list whose contents did not change keeps
+// its version.
 func (m *Mirror) refresh(l *list, st lookup.ListStatus) {
+	l.mu.Lock()
 	if !st.Loaded || (l.loaded && bytes.Equal(st.Version, l.src)) {
+		l.mu.Unlock()
 		return
 	}
+	if done := l.copying; done != nil {
+		l.mu.Unlock()
+		<-done
+		return
+	}
+	done := make(chan struct{})
+	l.copying = done
+	l.mu.Unlock()
+	defer func() {
+		l.mu.Lock()
+		l.copying = nil
+		l.mu.Unlock()
+		close(done)
+	}()
 	snap, ok := m.src.ListSnapshot(l.name)
 	if !ok || !snap.Loaded {
 		return
 	}
+	v := newVersion(l.name, snap.Hashes, snap.Checksum)
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	l.loaded, l.src = true, snap.Version
 	if l.cur != nil && l.cur.sum == snap.Checksum {
 		return
 	}
-	v := &version{v: versionOf(l.name, snap.Checksum), hashes: snap.Hashes, sum: snap.Checksum}
 	l.history = slices.DeleteFunc(l.history, func(h *version) bool { return h.sum == v.sum })
 	l.history = append(l.history, v)
 	if n := len(l.history) - m.cfg.Versions; n > 0 {
 		l.history = slices.Delete(l.history, 0, n)
 	}
 	l.cur = v
-	clear(l.replies)
-	m.log.Info("mirror: new list version", "list", l.name, "version", string(v.v), "entries", len(v.hashes)/l.width)
-}
-
-// find returns the state that version v names, or nil.
-func (l *list) find(v []byte) *version {
-	if len(v) == 0 {
-		return nil
-	}
-	for _, s := range slices.Backward(l.history) {
-		if bytes.Equal(s.v, v) {
-			return s
-		}
-	}
-	for _, s := range slices.Backward(l.chunks) {
-		if bytes.Equal(s.v, v) {
-			return s
-		}
-	}
-	return nil
+	// The replies lead to the old version; the chunk states name theirs,
+	// and those of a version dropped become unknown.
+	l.cache.DeleteFunc(func(k cacheKey) bool { return k.kind != keyState })
+	l.cache.SetLimit(listCacheLimit(len(v.hashes)))
+	m.log.Info("mirror: new list version", "list", l.name, "version", v.s, "entries", len(v.hashes)/l.width)
 }
 
 // constraints are a request's sizeConstraints.
@@ -182,90 +124,94 @@ type constraints struct {
 	maxUpdate, maxDatabase int // 0: no limit
 }
 
-// parseConstraints reads sizeConstraints: maxUpdateEntries must be 0 (no
-// limit) or at least 1024, as the API requires.
+// parseConstraints reads sizeConstraints. maxUpdateEntries must be 0
+// (no limit) or at least 1024, as the v5 reference requires, and is
+// served as the chunk size at or below it ([replycache.ChunkSize]).
 func parseConstraints(r *request) (constraints, *apiError) {
 	n, err := r.int32Param("maxUpdateEntries")
 	if err != nil {
 		return constraints{}, err
 	}
-	if n != 0 && n < 1024 {
-		return constraints{}, invalid("sizeConstraints.maxUpdateEntries=%d: must be 0 or at least 1024", n)
+	if n != 0 && n < replycache.MinChunk {
+		return constraints{}, invalid("sizeConstraints.maxUpdateEntries=%d: must be 0 or at least %d", n, replycache.MinChunk)
 	}
 	db, err := r.int32Param("maxDatabaseEntries")
 	if err != nil {
 		return constraints{}, err
 	}
-	return constraints{maxUpdate: n, maxDatabase: db}, nil
+	return constraints{maxUpdate: replycache.ChunkSize(n), maxDatabase: db}, nil
 }
 
-// reply returns the HashList that brings a client at version from (nil:
-// none) to the current version, encoded. l.mu must be held, and l loaded.
-//
-//   - A client at the current version gets an empty partial update.
-//   - A client at a version the list keeps (one of its last versions, or
-//     a chunk it served) gets a partial update: removals as indices into
-//     that version's sorted hashes, then additions.
-//   - Any other gets the whole list (partial_update false).
-//   - An update of more entries than c.maxUpdate holds the removals
-//     first and then the smallest additions, up to the limit, and is
-//     named after the state it leads to; it has no minimum wait, so that
-//     the client fetches the rest at once.
-//   - Every reply carries the checksum of the state it leads to.
-func (l *list) reply(from []byte, c constraints) (*encoded, *apiError) {
+// reply returns the reply that takes a client at version from (nil:
+// none) towards the list's current version, in chunks of c.maxUpdate
+// entries, as [list.build] makes it, from the list's cache, built once
+// for every request that asks for it meanwhile. It holds l.mu only to
+// read the list's state.
+func (m *Mirror) reply(l *list, st lookup.ListStatus, from []byte, c constraints, proto bool) (*reply, *apiError) {
+	m.refresh(l, st)
+	l.mu.Lock()
+	if !l.loaded {
+		l.mu.Unlock()
+		return nil, &apiError{status: http.StatusServiceUnavailable, msg: "mirror: list " + l.name + " not loaded yet"}
+	}
 	cur := l.cur
+	s := l.locate(from)
+	l.mu.Unlock()
 	if n := len(cur.hashes) / l.width; c.maxDatabase > 0 && n > c.maxDatabase {
 		return nil, invalid("list %s holds %d entries, more than sizeConstraints.maxDatabaseEntries=%d", l.name, n, c.maxDatabase)
 	}
-	base := l.find(from)
-	key := replyKey{max: c.maxUpdate}
-	if base != nil {
-		key.from = string(base.v)
+	limit := c.maxUpdate
+	if s.base == cur || (!s.partial && limit >= len(cur.hashes)/l.width) {
+		limit = 0 // no chunk cuts it: one reply for every limit
 	}
-	if e := l.replies[key]; e != nil {
-		return e, nil
-	}
-	w := l.width
-	msg := hashlist.Message{Name: l.name, Width: w}
-	var old []byte
-	switch {
-	case base == cur:
-		msg.Partial = true
-	case base != nil:
-		msg.Partial, old = true, base.hashes
-		msg.Removals, msg.Additions = listdiff.Diff(base.hashes, cur.hashes, w)
-	default:
-		msg.Additions = cur.hashes
-	}
-	to, final := cur, true
-	var cut bool
-	if msg.Removals, msg.Additions, cut = listdiff.Limit(msg.Removals, msg.Additions, w, c.maxUpdate); cut {
-		hashes := listdiff.Apply(old, msg.Removals, msg.Additions, w)
-		sum := sha256.Sum256(hashes)
-		to, final = &version{v: versionOf(l.name, sum), hashes: hashes, sum: sum}, false
-		if l.find(to.v) == nil {
-			l.chunks = append(l.chunks, to)
-			if len(l.chunks) > maxChunks {
-				l.chunks = slices.Delete(l.chunks, 0, 1)
+	key := cacheKey{kind: keyProto, to: cur.s, from: s.from, max: limit}
+	binary := func() (*reply, error) {
+		e, err := l.cache.Do(key, func() (*cached, int64, error) {
+			m.builds <- struct{}{}
+			defer func() { <-m.builds }()
+			if m.onBuild != nil {
+				m.onBuild(limit)
 			}
+			r, err := l.build(s, cur, limit)
+			if err != nil {
+				return nil, 0, err
+			}
+			return &cached{reply: r}, r.size() + key.size(), nil
+		})
+		if err != nil {
+			return nil, err
 		}
+		return e.reply, nil
 	}
-	msg.Version, msg.Checksum = to.v, to.sum[:]
-	b, err := msg.AppendBinary(nil)
-	var hl v5wire.HashList
-	if err == nil {
-		hl, err = v5wire.ParseHashList(b)
+	var r *reply
+	var err error
+	if proto {
+		r, err = binary()
+	} else {
+		jkey := key
+		jkey.kind = keyJSON
+		var e *cached
+		e, err = l.cache.Do(jkey, func() (*cached, int64, error) {
+			b, err := binary()
+			if err != nil {
+				return nil, 0, err
+			}
+			m.builds <- struct{}{}
+			defer func() { <-m.builds }()
+			j, err := jsonOf(b)
+			if err != nil {
+				return nil, 0, err
+			}
+			return &cached{reply: j}, j.size() + jkey.size(), nil
+		})
+		if err == nil {
+			r = e.reply
+		}
 	}
 	if err != nil {
 		return nil, &apiError{status: http.StatusInternalServerError, msg: "mirror: encoding list " + l.name + ": " + err.Error()}
 	}
-	e := &encoded{final: final, msg: hl}
-	e.head, e.tail = v5wire.AppendHashListParts(nil, nil, &hl)
-	if len(l.replies) >= maxReplies {
-		clear(l.replies)
-	}
-	l.replies[key] = e
-	return e, nil
+	return r, nil
 }
 
 // minimumWait returns the minimum_wait_duration of a list whose source
@@ -347,23 +293,11 @@ func (m *Mirror) serveLists(req *request) ([][]byte, *apiError) {
 	for i, name := range names {
 		l := m.lists[name]
 		st := status[l.index]
-		l.mu.Lock()
-		m.refresh(l, st)
-		var e *encoded
-		var err *apiError
-		if l.loaded {
-			e, err = l.reply(versions[name], c)
-		} else {
-			err = &apiError{status: http.StatusServiceUnavailable, msg: "mirror: list " + name + " not loaded yet"}
-		}
-		l.mu.Unlock()
+		r, err := m.reply(l, st, versions[name], c, req.proto)
 		if err != nil {
 			return nil, err
 		}
-		parts, perr := e.parts(req.proto, m.minimumWait(st.Next))
-		if perr != nil {
-			return nil, &apiError{status: http.StatusInternalServerError, msg: "mirror: " + perr.Error()}
-		}
+		parts := r.parts(req.proto, m.minimumWait(st.Next))
 		switch {
 		case req.method == methodList:
 		case req.proto:

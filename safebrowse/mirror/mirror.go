@@ -99,6 +99,8 @@ type Mirror struct {
 	stats  counters
 	status atomic.Pointer[statuses] // the source's Lists, by generation
 
+	builds  chan struct{} // a slot for each list reply being built
+	onBuild func(max int) // nil, or called as a list reply's build starts (tests)
 	now     func() time.Time
 	rand    func() float64
 	minWait time.Duration // MinWait; less in tests
@@ -130,6 +132,7 @@ func New(src *lookup.Client, cfg Config) (*Mirror, error) {
 		cfg.Versions = DefaultVersions
 	}
 	m := &Mirror{src: src, cfg: cfg, log: cfg.Logger, lists: make(map[string]*list), now: time.Now, rand: rand.Float64, minWait: MinWait}
+	m.builds = make(chan struct{}, maxBuilds)
 	if m.log == nil {
 		m.log = slog.New(slog.DiscardHandler)
 	}
@@ -175,6 +178,10 @@ type Stats struct {
 	// their bytes, as Config.CacheBytes counts them.
 	CacheEntries int
 	CacheBytes   int64
+	// ListCacheBytes is what the lists' caches of encoded replies and
+	// chunk states hold now, in bytes, as they count it: within three
+	// times the bytes of each list's current version, plus 64 KiB.
+	ListCacheBytes int64
 }
 
 // counters are a Mirror's Stats, each updated atomically.
@@ -194,6 +201,9 @@ func (m *Mirror) Stats() Stats {
 	s.UpstreamSaved = m.stats.saved.Load()
 	s.CacheHits, s.Coalesced = m.stats.hits.Load(), m.stats.joined.Load()
 	s.CacheEntries, s.CacheBytes = m.search.held()
+	for _, l := range m.lists {
+		s.ListCacheBytes += l.cache.Bytes()
+	}
 	return s
 }
 

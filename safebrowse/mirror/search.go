@@ -112,9 +112,9 @@ func encodeJSON(hs []v5wire.FullHash) ([]byte, error) {
 	return slices.Clone(b[len(jsonHead) : len(b)-len(jsonTail)]), nil
 }
 
-// jsonOf returns the JSON elements of e's full hashes, decoding its
+// hashesJSON returns the JSON elements of e's full hashes, decoding its
 // protobuf.
-func jsonOf(e *encodedHashes) ([]byte, error) {
+func hashesJSON(e *encodedHashes) ([]byte, error) {
 	m, err := v5wire.ParseSearchHashesResponse(e.proto)
 	if err != nil {
 		return nil, err
@@ -279,7 +279,7 @@ func (s *searcher) serveJSON(prefixes [][4]byte, answers []centry, d time.Durati
 			size += len(frags[i])
 			continue
 		}
-		b, err := jsonOf(e.enc)
+		b, err := hashesJSON(e.enc)
 		if err != nil {
 			return nil, &apiError{status: http.StatusInternalServerError, msg: "mirror: " + err.Error()}
 		}

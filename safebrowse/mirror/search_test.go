@@ -203,20 +203,20 @@ func waitFor(t testing.TB, what string, cond func() bool) {
 	}
 }
 
-// A reply is one request's outcome.
-type reply struct {
+// An outcome is what one request got.
+type outcome struct {
 	status int
 	body   []byte
 	err    error
 }
 
 // getAsync sends GET path under a context of its own.
-func (f *front) getAsync(path string) (context.CancelFunc, chan reply) {
+func (f *front) getAsync(path string) (context.CancelFunc, chan outcome) {
 	ctx, cancel := context.WithCancel(context.Background())
-	c := make(chan reply, 1)
+	c := make(chan outcome, 1)
 	go func() {
 		status, body, err := f.get(ctx, path)
-		c <- reply{status, body, err}
+		c <- outcome{status, body, err}
 	}()
 	return cancel, c
 }
