@@ -94,6 +94,10 @@
 //     the others, as the spec asks of a client).
 //   - An upstream search goes on when the client that caused it goes
 //     away, for the others waiting on it, at most 30 seconds.
+//   - ListHashLists serves each list's hash_length from the list's name,
+//     the width its hashes are served at, whatever Config.Lists says. The
+//     names and descriptions are the source's: [lookup.Client.HashLists]
+//     keeps only names lookup accepts, and masks the API key.
 //   - A client part way through a chunked update whose state the mirror
 //     no longer holds (more than 64 chunks ago, or another replica) gets
 //     the whole list: correct, and rare.
