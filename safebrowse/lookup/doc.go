@@ -242,8 +242,13 @@
 //     its text masked, wrapping its causes, so that errors.Is still finds
 //     them; and text the server echoes (a status message, a list name, a
 //     Content-Type) is masked whole, then clipped to 100 bytes, as every
-//     quoted input is. Redirects are never followed. Reply bodies are limited to
-//     [MaxSearchReply] and [MaxListReply] bytes.
+//     quoted input is. A list's description ([ListInfo]) is masked too.
+//     The server's bytes (versions, hashes) are opaque, shown only
+//     encoded (base64 or hex) and sent back as they came, so they are not
+//     masked: a key shows in them only if the server forges it there, and
+//     a server that holds the key needs no echo to leak it. Redirects are
+//     never followed. Reply bodies are limited to [MaxSearchReply] and
+//     [MaxListReply] bytes.
 //   - A hashes:search reply costs what it weighs, whatever the server
 //     repeats: the same full hash given twice is one, with the details of
 //     both; an attribute repeated in a detail is kept once; a detail with
