@@ -58,7 +58,7 @@ func New(name string) (*List, error) {
 		return nil, err
 	}
 	if !listname.Valid(listname.Trim(name)) {
-		return nil, newError(ErrName, "", quote(name)+" is not 1 to 64 bytes of a-z, 0-9 and '-' after the \"hashLists/\" prefix")
+		return nil, newError(ErrName, "", quote(name)+" is not a list name: 1 to 64 bytes of a-z, 0-9 and '-'")
 	}
 	name = listname.Trim(name)
 	l := new(List)
