@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/urlspec/urlspec/safebrowse/hashlist"
 	"github.com/urlspec/urlspec/safebrowse/lookup"
 	"github.com/urlspec/urlspec/safebrowse/mirror"
 )
@@ -25,10 +24,14 @@ import (
 const mirrorListsTimeout = 30 * time.Second
 
 // mirrorLists asks the upstream which lists it serves, with their
-// metadata, so that a mirror keeps every one, gc-32b included. When the
-// upstream cannot be asked (a frozen server, or an upstream down at
-// start), the lists of the v5 reference are kept and nil metadata
-// returned, for the mirror's own.
+// metadata, so that a mirror keeps every one, gc-32b included. It keeps
+// what [lookup.Client.HashLists] returns: the lists whose names lookup
+// accepts, each once, the key masked in their descriptions; HashLists
+// logs the others, masked, so that no name the upstream gives stops the
+// mirror from starting. When the upstream cannot be asked (a frozen
+// server, or an upstream down at start) or names no list lookup keeps,
+// the lists of the v5 reference are kept and nil metadata returned, for
+// the mirror's own.
 func mirrorLists(ctx context.Context, cfg lookup.Config, frozen bool, log *slog.Logger) ([]string, []lookup.ListInfo) {
 	known := append(append([]string(nil), lookup.DefaultLists...), lookup.GlobalCache)
 	if frozen {
@@ -43,21 +46,19 @@ func mirrorLists(ctx context.Context, cfg lookup.Config, frozen bool, log *slog.
 	ctx, cancel := context.WithTimeout(ctx, mirrorListsTimeout)
 	defer cancel()
 	infos, err := probe.HashLists(ctx)
-	if err != nil || len(infos) == 0 {
+	if err != nil {
 		log.Warn("sbserver: -mirror: the upstream's hashLists failed; keeping the lists of the v5 reference", "err", err)
 		return known, nil
 	}
-	var names []string
-	var kept []lookup.ListInfo
-	for _, l := range infos {
-		if _, err := hashlist.New(l.Name); err != nil {
-			log.Warn("sbserver: -mirror: skipping a list whose name gives no hash length", "list", l.Name)
-			continue
-		}
-		names = append(names, l.Name)
-		kept = append(kept, l)
+	if len(infos) == 0 {
+		log.Warn("sbserver: -mirror: the upstream's hashLists named no list to keep; keeping the lists of the v5 reference")
+		return known, nil
 	}
-	return names, kept
+	names := make([]string, len(infos))
+	for i, l := range infos {
+		names[i] = l.Name
+	}
+	return names, infos
 }
 
 // mirrorRoutes adds the mirror's endpoints to s.routes, behind the same

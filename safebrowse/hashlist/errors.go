@@ -23,7 +23,8 @@ var (
 	// corrupt saved list (UnmarshalBinary).
 	ErrCorrupt = errors.New("hashlist: corrupt message")
 	// ErrName reports a list name without a "-4b", "-8b", "-16b" or "-32b"
-	// suffix, or a message or saved list whose name is another list's.
+	// suffix or outside a-z, 0-9 and '-' (see [New]), or a message or
+	// saved list whose name is another list's.
 	ErrName = errors.New("hashlist: invalid list name")
 	// ErrMessage reports a [Message] that cannot be encoded: a width or
 	// Rice parameter out of range, additions that are not whole hashes, a

@@ -49,12 +49,16 @@ var emptySum = sha256.Sum256(nil)
 // hashes comes from the suffix of the name ("Available Lists" in the v5
 // reference): "se-4b" 4, "x-8b" 8, "x-16b" 16, "gc-32b" 32. The name may
 // have the "hashLists/" prefix of the API's resource names, which is
-// dropped: New("hashLists/se-4b") is se-4b. Any other name is an error
-// wrapping [ErrName].
+// dropped once: New("hashLists/se-4b") is se-4b. What remains must be 1
+// to 64 bytes of a-z, 0-9 and '-', the rule lookup keeps lists by. Any
+// other name is an error wrapping [ErrName].
 func New(name string) (*List, error) {
 	w, err := widthOf(name)
 	if err != nil {
 		return nil, err
+	}
+	if !listname.Valid(listname.Trim(name)) {
+		return nil, newError(ErrName, "", quote(name)+" is not a list name: 1 to 64 bytes of a-z, 0-9 and '-'")
 	}
 	name = listname.Trim(name)
 	l := new(List)

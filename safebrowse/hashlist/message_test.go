@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -225,6 +226,14 @@ func TestNew(t *testing.T) {
 		{"se-5b", 0, ErrName},
 		// Empty.
 		{"", 0, ErrName},
+		// Upper case, '_' and more than 64 bytes: no list lookup keeps.
+		{"Se-4b", 0, ErrName},
+		{"se_new-4b", 0, ErrName},
+		{strings.Repeat("a", 62) + "-4b", 0, ErrName},
+		// 64 bytes is the most.
+		{strings.Repeat("a", 61) + "-4b", 4, nil},
+		// The resource prefix is dropped once, not twice.
+		{"hashLists/hashLists/se-4b", 0, ErrName},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {

@@ -378,7 +378,9 @@ func parseBaseURL(s string) (string, error) {
 	return strings.TrimSuffix(s, "/"), nil
 }
 
-// listNames returns the lists to keep for mode, checking Config.Lists.
+// listNames returns the lists to keep for mode, checking Config.Lists:
+// each name is trimmed of "hashLists/" once, then must be
+// [listname.Valid] and named once.
 func listNames(mode Mode, lists []string) ([]string, error) {
 	if mode == NoStorage {
 		if len(lists) != 0 {
@@ -403,8 +405,8 @@ func listNames(mode Mode, lists []string) ([]string, error) {
 		return nil, errors.New("lookup: Config.Lists is empty; nil means the default lists")
 	}
 	for i, n := range names {
-		if n == "" || len(n) > 64 || strings.Trim(n, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
-			return nil, fmt.Errorf("lookup: Config.Lists: bad list name %s", inputerr.Quote(n))
+		if !listname.Valid(n) {
+			return nil, fmt.Errorf("lookup: Config.Lists: bad list name %s: want 1 to 64 bytes of a-z, 0-9 and '-', ending in -4b, -8b, -16b or -32b", inputerr.Quote(n))
 		}
 		if slices.Contains(names[:i], n) {
 			return nil, fmt.Errorf("lookup: Config.Lists: %s named twice", inputerr.Quote(n))

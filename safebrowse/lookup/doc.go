@@ -241,7 +241,10 @@
 //   - [Client.HashLists] asks ListHashLists for every list the server
 //     serves, with its metadata ([ListInfo]): at most 100 pages, each
 //     reply at most [MaxSearchReply] bytes. It is no update: it neither
-//     counts in Stats nor backs off.
+//     counts in Stats nor backs off. It returns only lists whose names
+//     Config.Lists accepts, each once, so that a mirror that keeps what
+//     it returns is not stopped by a list name Google adds; the others
+//     are logged.
 //
 // # Decisions where the spec is silent
 //
@@ -294,14 +297,22 @@
 //     hashLists:batchGet request.
 //   - The API key is masked as "REDACTED" where each error is made, so
 //     that no error in a chain shows it, at any Unwrap depth, in %v, %+v
-//     or %#v, nor any log line: the URL of a *url.Error is masked in place
+//     or %#v, nor any log line. It is matched raw, query-escaped and
+//     path-escaped, each in any ASCII case, since a server may echo it
+//     lower-cased (a list name is lower case) or with its escapes in
+//     lower-case hex: the URL of a *url.Error is masked in place
 //     (errors.As still finds it); any other error from the transport or
 //     hashlist that shows the key, or wraps one that does, is replaced by
 //     its text masked, wrapping its causes, so that errors.Is still finds
 //     them; and text the server echoes (a status message, a list name, a
 //     Content-Type) is masked whole, then clipped to 100 bytes, as every
-//     quoted input is. Redirects are never followed. Reply bodies are limited to
-//     [MaxSearchReply] and [MaxListReply] bytes.
+//     quoted input is. A list's description ([ListInfo]) is masked too.
+//     The server's bytes (versions, hashes) are opaque, shown only
+//     encoded (base64 or hex) and sent back as they came, so they are not
+//     masked: a key shows in them only if the server forges it there, and
+//     a server that holds the key needs no echo to leak it. Redirects are
+//     never followed. Reply bodies are limited to [MaxSearchReply] and
+//     [MaxListReply] bytes.
 //   - A hashes:search reply costs what it weighs, whatever the server
 //     repeats: the same full hash given twice is one, with the details of
 //     both; an attribute repeated in a detail is kept once; a detail with
@@ -378,6 +389,15 @@
 //   - A minimum_wait_duration is obeyed up to [MaxMinimumWait] (24 hours),
 //     as the due time saved in Dir is: no reply stops a list's updates
 //     for longer than a day.
+//   - List names the server gives ([Client.HashLists]) are read as
+//     Config.Lists is: trimmed of "hashLists/" once, then held to the
+//     rule of Config.Lists (1 to 64 bytes of a-z, 0-9 and '-', ending in
+//     -4b, -8b, -16b or -32b). One that shows the API key is skipped
+//     before it is used, compared in any ASCII case as the key is masked:
+//     the rule is lower case, so a key with capitals can only show in a
+//     name lower-cased, and a name kept would reach file names, log lines
+//     and a server's metric labels whole. A name that appears twice
+//     ("hashLists/se-4b" beside "se-4b") is one list, kept once.
 //   - A version longer than [MaxVersion] (1 KiB) makes a list reply
 //     corrupt, so that no version too long for a request URL is stored or
 //     sent back; one saved so by an older client is dropped on load, its

@@ -19,22 +19,62 @@ import (
 // masked replaces the API key in error texts and log lines.
 const masked = "REDACTED"
 
-// mask replaces in s every occurrence of key, raw or escaped.
+// mask replaces in s every occurrence of key, raw or escaped, in any
+// ASCII case: a server that echoes the key lower-cased (in a list name,
+// whose rule is lower case) or with its escapes in lower-case hex shows
+// it as surely as one that echoes it whole.
 func mask(s, key string) string {
 	if key == "" {
 		return s
 	}
-	s = strings.ReplaceAll(s, key, masked)
+	s = replaceFold(s, key)
 	if q := url.QueryEscape(key); q != key {
-		s = strings.ReplaceAll(s, q, masked)
+		s = replaceFold(s, q)
 	}
 	if p := url.PathEscape(key); p != key {
-		s = strings.ReplaceAll(s, p, masked)
+		s = replaceFold(s, p)
 	}
 	return s
 }
 
-// shows reports whether s shows the key, raw or escaped.
+// replaceFold returns s with every occurrence of old, matched in any
+// ASCII case, replaced by masked, left to right as strings.ReplaceAll
+// does. old is not empty.
+func replaceFold(s, old string) string {
+	ls, lo := lowerASCII(s), lowerASCII(old)
+	i := strings.Index(ls, lo)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i >= 0 {
+		b.WriteString(s[:i])
+		b.WriteString(masked)
+		s, ls = s[i+len(old):], ls[i+len(old):]
+		i = strings.Index(ls, lo)
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// lowerASCII returns s with A-Z lowered and every other byte kept, so
+// that its offsets are those of s (strings.ToLower may change lengths).
+func lowerASCII(s string) string {
+	i := strings.IndexFunc(s, func(r rune) bool { return 'A' <= r && r <= 'Z' })
+	if i < 0 {
+		return s
+	}
+	b := []byte(s)
+	for j := i; j < len(b); j++ {
+		if 'A' <= b[j] && b[j] <= 'Z' {
+			b[j] += 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// shows reports whether s shows the key, raw or escaped, in any ASCII
+// case.
 func shows(s, key string) bool { return mask(s, key) != s }
 
 // scrub returns err with the key masked at every depth. The URL of each

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse"
 	"github.com/urlspec/urlspec/safebrowse/internal/listname"
 	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
@@ -232,7 +233,10 @@ const (
 
 // ListInfo is one list that ListHashLists names, with its metadata.
 type ListInfo struct {
-	Name            string // without the "hashLists/" prefix
+	// Name is without the "hashLists/" prefix: a name Config.Lists
+	// accepts, as [Client.HashLists] keeps only those.
+	Name string
+	// Description is the server's, the API key masked.
 	Description     string
 	HashLength      int // bytes a hash: 4, 8, 16 or 32; 0 when not given
 	ThreatTypes     []ThreatType
@@ -245,14 +249,29 @@ const maxListPages = 100
 // methodHashLists is ListHashLists, as errors name it.
 const methodHashLists = "hashLists"
 
+// maxSkipsLogged bounds the log lines of one HashLists call about the
+// lists it skips; one more line counts the rest.
+const maxSkipsLogged = 16
+
 // HashLists asks the server's ListHashLists for every list it serves, with
 // its metadata, following next_page_token for at most 100 pages. It is
 // no update: it neither counts in [Stats] nor backs off.
+//
+// It returns the lists this package keeps, in the server's order, so that
+// each Name may go into Config.Lists: a name is trimmed of "hashLists/"
+// once, then skipped when it shows the API key (in any case), when it is
+// not 1 to 64 bytes of a-z, 0-9 and '-' ending in -4b, -8b, -16b or -32b
+// (the rule of Config.Lists), or when an earlier list had it
+// ("hashLists/se-4b" after "se-4b"). Each skip is logged at Warn (at
+// most 16 lines, then one that counts the rest), the name with the key
+// masked and clipped to 100 bytes. A description has the key masked.
 func (c *Client) HashLists(ctx context.Context) ([]ListInfo, error) {
 	if c.closing.Err() != nil {
 		return nil, ErrClosed
 	}
 	var out []ListInfo
+	seen := map[string]bool{}
+	skipped := 0
 	token := ""
 	for range maxListPages {
 		q := url.Values{}
@@ -268,9 +287,18 @@ func (c *Client) HashLists(ctx context.Context) ([]ListInfo, error) {
 			return nil, fmt.Errorf("lookup: %s: %w", methodHashLists, corrupt("%v", err))
 		}
 		for _, l := range m.HashLists {
-			info := ListInfo{Name: listname.Trim(l.Name)}
+			name := listname.Trim(l.Name)
+			if why := c.skipList(name, seen); why != "" {
+				if skipped < maxSkipsLogged {
+					c.log.Warn("lookup: hashLists: skipping a list", "list", inputerr.Clip(mask(l.Name, c.key)), "reason", why)
+				}
+				skipped++
+				continue
+			}
+			seen[name] = true
+			info := ListInfo{Name: name}
 			if md := l.Metadata; md != nil {
-				info.Description, info.ThreatTypes, info.LikelySafeTypes = md.Description, md.ThreatTypes, md.LikelySafeTypes
+				info.Description, info.ThreatTypes, info.LikelySafeTypes = mask(md.Description, c.key), md.ThreatTypes, md.LikelySafeTypes
 				switch md.HashLength {
 				case v5wire.FourBytes:
 					info.HashLength = 4
@@ -285,9 +313,26 @@ func (c *Client) HashLists(ctx context.Context) ([]ListInfo, error) {
 			out = append(out, info)
 		}
 		if m.NextPageToken == "" {
+			if skipped > maxSkipsLogged {
+				c.log.Warn("lookup: hashLists: skipped more lists", "skipped", skipped-maxSkipsLogged)
+			}
 			return out, nil
 		}
 		token = m.NextPageToken
 	}
 	return nil, fmt.Errorf("lookup: %s: %w: more than %d pages", methodHashLists, ErrCorruptReply, maxListPages)
+}
+
+// skipList returns why HashLists skips the list named name (trimmed of
+// "hashLists/"), or "" when it keeps it; seen holds the names kept.
+func (c *Client) skipList(name string, seen map[string]bool) string {
+	switch {
+	case shows(name, c.key):
+		return "its name shows the API key"
+	case !listname.Valid(name):
+		return "its name is not 1 to 64 bytes of a-z, 0-9 and '-' ending in -4b, -8b, -16b or -32b"
+	case seen[name]:
+		return "named twice"
+	}
+	return ""
 }

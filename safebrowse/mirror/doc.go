@@ -174,4 +174,8 @@
 //     mirror no longer holds (evicted from the list's cache, on its way
 //     to a version no longer among the last Config.Versions, or made by
 //     another replica) gets the whole list: correct, and rare.
+//   - ListHashLists serves each list's hash_length from the list's name,
+//     the width its hashes are served at, whatever Config.Lists says. The
+//     names and descriptions are the source's: [lookup.Client.HashLists]
+//     keeps only names lookup accepts, and masks the API key.
 package mirror

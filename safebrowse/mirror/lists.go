@@ -330,7 +330,10 @@ var knownLists = map[string]lookup.ListInfo{
 }
 
 // listInfo returns the metadata of the lists served, in the source's
-// order: from given when it names the list, else from knownLists.
+// order: from the first entry of given that names the list (trimmed of
+// "hashLists/" once), else from knownLists. The hash length is always
+// the list's own, which its name gives ([listname.Width]), whatever
+// given says.
 func listInfo(order []string, lists map[string]*list, given []lookup.ListInfo) []lookup.ListInfo {
 	var out []lookup.ListInfo
 	for _, name := range order {
@@ -340,9 +343,7 @@ func listInfo(order []string, lists map[string]*list, given []lookup.ListInfo) [
 			info = given[i]
 		}
 		info.Name = name
-		if info.HashLength == 0 {
-			info.HashLength = lists[name].width
-		}
+		info.HashLength = lists[name].width
 		out = append(out, info)
 	}
 	return out

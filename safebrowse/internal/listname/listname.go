@@ -2,12 +2,15 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
-// Package listname holds the one rule that maps a Safe Browsing v5 hash
-// list's name to the width of its hashes, and the one reading of a name
-// given in the API's resource form ("hashLists/se-4b"). safebrowse,
-// hashlist, lookup and sbtest all use it. It imports nothing but the
-// standard library, so that safebrowse, which exports the rule as
-// ListPrefixLen, compiles in no protobuf code.
+// Package listname holds the rules of Safe Browsing v5 hash list names:
+// which names the module keeps ([Valid]), the width of a list's hashes
+// ([Width]), and the one reading of a name given in the API's resource
+// form ("hashLists/se-4b", [Trim]). safebrowse, hashlist, lookup, mirror
+// and sbtest all use them, so that a name one of them accepts, the others
+// accept too. The rules are v5's: another API's list names (Web Risk's
+// threat types, such as MALWARE) take a rule of their own beside these.
+// It imports nothing but the standard library, so that safebrowse, which
+// exports the width rule as ListPrefixLen, compiles in no protobuf code.
 package listname
 
 import "strings"
@@ -23,6 +26,34 @@ const Collection = "hashLists/"
 // form, wherever they are read).
 func Trim(name string) string {
 	return strings.TrimPrefix(name, Collection)
+}
+
+// MaxLen is the length in bytes of the longest name [Valid] accepts.
+const MaxLen = 64
+
+// Valid reports whether name is the name of a v5 hash list that the
+// module keeps: 1 to [MaxLen] bytes of a-z, 0-9 and '-', ending in a
+// suffix that gives its width (see [Width]), such as "se-4b" or
+// "gc-32b". Every list the v5 reference names is so; a name outside the
+// rule (upper case, '_', '/', too long) is no list the module keeps, so
+// that a name it keeps is safe as a file name in a list directory, a
+// metric label and a log field.
+//
+// Valid takes the bare name: a name read from the API, which may have
+// the "hashLists/" prefix of the resource form, is given to [Trim] once,
+// and the result to Valid. So "hashLists/se-4b" is se-4b, and
+// "hashLists/hashLists/se-4b" is no list, as its trimmed name holds a
+// '/'.
+func Valid(name string) bool {
+	if name == "" || len(name) > MaxLen {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '-' {
+			return false
+		}
+	}
+	return Width(name) != 0
 }
 
 // Width returns the width in bytes of the hashes of the list named name,

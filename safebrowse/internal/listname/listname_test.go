@@ -4,7 +4,12 @@
 
 package listname
 
-import "testing"
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
 
 func TestWidth(t *testing.T) {
 	tests := []struct {
@@ -57,4 +62,77 @@ func TestTrim(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestValid(t *testing.T) {
+	long := strings.Repeat("a", MaxLen-3) + "-4b" // 64 bytes
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		// The lists of the v5 reference, one per width.
+		{"se-4b", true},
+		{"x-8b", true},
+		{"mcrx-16b", true},
+		{"gc-32b", true},
+		// Digits and more dashes.
+		{"se-new2-4b", true},
+		// 64 bytes is the most.
+		{long, true},
+		{"a" + long, false},
+		// Upper case, as Google writes no list name.
+		{"Se-4b", false},
+		{"SE-4B", false},
+		// Other bytes than a-z, 0-9 and '-'.
+		{"se_new-4b", false},
+		{"se.new-4b", false},
+		{"se new-4b", false},
+		{"../se-4b", false},
+		{"sé-4b", false},
+		{"se-4b\x00", false},
+		// The resource form is trimmed once before: Valid takes the bare name.
+		{"hashLists/se-4b", false},
+		{"hashLists/hashLists/se-4b", false},
+		// No width suffix, or nothing before it.
+		{"se", false},
+		{"se-5b", false},
+		{"-4b", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			if got := Valid(tt.in); got != tt.want {
+				t.Errorf("Valid(%q) = %v; want %v", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestValidTrimmed: the rule as the module applies it to a name read from
+// the API, trimmed once: "hashLists/se-4b" is se-4b, one list named twice
+// beside "se-4b", and a prefix given twice is no list.
+func TestValidTrimmed(t *testing.T) {
+	var kept []string
+	for _, in := range []string{"se-4b", "hashLists/se-4b", "hashLists/hashLists/se-4b", "hashLists/Se-4b", "hashLists/mw-4b"} {
+		if n := Trim(in); Valid(n) && !slices.Contains(kept, n) {
+			kept = append(kept, n)
+		}
+	}
+	if want := []string{"se-4b", "mw-4b"}; !slices.Equal(kept, want) {
+		t.Errorf("kept %q; want %q", kept, want)
+	}
+}
+
+// ExampleValid reads list names as the API gives them: trimmed once of
+// "hashLists/", then checked.
+func ExampleValid() {
+	for _, name := range []string{"se-4b", "hashLists/gc-32b", "Se-4b", "se_new-4b", "hashLists/hashLists/se-4b"} {
+		fmt.Println(name, Valid(Trim(name)))
+	}
+	// Output:
+	// se-4b true
+	// hashLists/gc-32b true
+	// Se-4b false
+	// se_new-4b false
+	// hashLists/hashLists/se-4b false
 }
