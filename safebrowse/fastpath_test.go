@@ -196,7 +196,7 @@ var fastPathTests = []struct {
 	// A forbidden domain code point that needs no escape is kept.
 	{"forbidden code point", "http://a<b.example/", true},
 
-	// The hostile mix of issue 24.
+	// The hostile mix (hostileCorpus).
 	// An escaped ':' after the scheme: decision g, the full path.
 	{"escaped scheme colon", "https%3A//a.example/p", false},
 	// An escaped scheme and slashes.
@@ -270,7 +270,7 @@ func TestFastPath(t *testing.T) {
 		{"canonicalisation rows", canonRowInputs(), 0},
 		// The benchmark's URLs: the fast path is what makes it fast.
 		{"sbcorpus", corpus(t), 0.9},
-		// The hostile mix of issue 24: an escaped scheme, escapes that
+		// The hostile mix: an escaped scheme, escapes that
 		// decode to '%', IPv6 and odd IPv4 hosts take the full path.
 		{"hostile", hostileCorpus(1000), 0.9},
 		{"wpt", wpt.Inputs(t), 0},

@@ -114,7 +114,7 @@ func FuzzCanonicalizeOracle(f *testing.F) {
 }
 
 // TestHostileOracle checks the fast code against the slow oracle on the
-// hostile mix of issue 24, whose URLs exercise every branch of the fast
+// hostile mix (hostileCorpus), whose URLs exercise every branch of the fast
 // path and of the full path: escapes in every part and escaped twice, dot
 // segments, IPv6 and odd IPv4 hosts, long URLs.
 func TestHostileOracle(t *testing.T) {

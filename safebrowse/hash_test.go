@@ -346,7 +346,7 @@ func benchCorpus(n int) []string {
 var sinkHash Hash
 
 // hashCorpora are the corpora of the URL → hashes benchmarks: the hostile
-// mix of issue 24 (hostileCorpus: escapes, dot segments, IPv6 and odd IPv4
+// mix (hostileCorpus: escapes, dot segments, IPv6 and odd IPv4
 // hosts, long URLs), the shared canonicalisation corpus
 // testdata/sbcorpus.txt (escapes, IP hosts, IDN, long queries), and
 // benchCorpus, the URLs a link scanner meets most (plain hosts, tracking

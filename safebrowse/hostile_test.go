@@ -12,7 +12,7 @@ import (
 )
 
 // hostileCorpus returns n URLs of the hostile mix that URL → hashes is
-// judged on (issue 24), the same on every run (a fixed PCG seed). Each
+// judged on, the same on every run (a fixed PCG seed). Each
 // trait is drawn on its own, so a URL may have several:
 //
 //   - about half hold percent-escapes: in the scheme (an eighth of those,

@@ -272,7 +272,7 @@ func TestBrowser(t *testing.T) {
 			"preflight-again": `ok 200 {"items":["preflight"]}`,
 			// The exposed header is readable by the page.
 			"source-origin": `ok 200 {"items":["source"]} source-origin=https://www.example.com`,
-			// Issue #1's reproducer: the escaped name is refused (a 403
+			// The escaped name, which once slipped past the check, is refused (a 403
 			// without Access-Control-Allow-Origin is a TypeError).
 			"escaped-source-origin": "error TypeError: Failed to fetch",
 			// AMP-Email-Sender from an allowed Origin: preflighted, allowed.
@@ -322,7 +322,7 @@ func TestBrowser(t *testing.T) {
 		if got["origin"] != "https://evil-com.cdn.ampproject.org" {
 			t.Errorf("origin: the page saw %q", got["origin"])
 		}
-		// Issue #9: the email fetch from an Origin that is not allowed
+		// The email fetch from an Origin that is not allowed
 		// is refused at its preflight, and never sent.
 		for _, k := range []string{"simple", "preflight", "preflight-again", "source-origin", "escaped-source-origin", "email-sender"} {
 			if !strings.HasPrefix(got[k], "error TypeError") {

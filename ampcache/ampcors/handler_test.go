@@ -283,19 +283,19 @@ var corsCases = []corsCase{
 	{name: "email sender, other v1 source origin", target: "/api?__amp_source_origin=spam%40evil.com", header: hdr("Origin", "https://mail.example.net", "AMP-Email-Sender", "news@example.com"), want: 403, wantHdr: refusedHeaders, wantBody: refuseSourceOrigin},
 	// Decision: on the email path, a publisher origin is not a sender.
 	{name: "email sender, publisher source origin", target: "/api?__amp_source_origin=https%3A%2F%2Fexample.com", header: hdr("AMP-Email-Sender", "news@example.com"), want: 403, wantHdr: refusedHeaders, wantBody: refuseSourceOrigin},
-	// Issue #9: Origin https://evil.com with an allowed sender reaches next
+	// Attack: Origin https://evil.com with an allowed sender reaches next
 	// (the Handler doc says why that is safe), but evil.com is granted
 	// nothing: no Access-Control-Allow-Origin, no credentials.
 	{name: "email sender, evil Origin", header: hdr("Origin", "https://evil.com", "AMP-Email-Sender", "news@example.com"), want: 299,
 		wantHdr: map[string]string{"Amp-Email-Allow-Sender": "news@example.com", "Access-Control-Allow-Origin": "", "Access-Control-Allow-Credentials": "", "Access-Control-Expose-Headers": ""}},
-	// Issue #9: a browser's preflight from evil.com asking for
+	// Attack: a browser's preflight from evil.com asking for
 	// AMP-Email-Sender is refused, so the browser never sends the request
 	// above.
 	{name: "email preflight, evil Origin", method: "OPTIONS", header: hdr("Origin", "https://evil.com", "Access-Control-Request-Method", "POST", "Access-Control-Request-Headers", "amp-email-sender"), want: 403, wantHdr: refusedHeaders, wantBody: refuseOrigin},
-	// Issue #9: ...whatever it asks for, even with the header itself on
+	// Attack: ...whatever it asks for, even with the header itself on
 	// the preflight, which a browser never sends.
 	{name: "email preflight with the header, evil Origin", method: "OPTIONS", header: hdr("Origin", "https://evil.com", "Access-Control-Request-Method", "GET", "AMP-Email-Sender", "news@example.com"), want: 403, wantHdr: refusedHeaders, wantBody: refuseOrigin},
-	// Issue #9: ...and from the mail client's own Origin: mail clients
+	// Attack: ...and from the mail client's own Origin: mail clients
 	// fetch through their servers, which send no preflight.
 	{name: "email preflight, mail client Origin", method: "OPTIONS", header: hdr("Origin", "https://mail.example.net", "Access-Control-Request-Method", "GET", "Access-Control-Request-Headers", "amp-email-sender"), want: 403, wantHdr: refusedHeaders, wantBody: refuseOrigin},
 	// Rule: a preflight from an allowed Origin may ask for AMP-Email-Sender.
@@ -307,28 +307,28 @@ var corsCases = []corsCase{
 		wantHdr: with(allowedHeaders(googleOrigin), "Amp-Email-Allow-Sender", "news@example.com")},
 	// Rule: the email path refuses a malformed Origin too.
 	{name: "email sender, null Origin", header: hdr("Origin", "null", "AMP-Email-Sender", "news@example.com"), want: 403, wantHdr: refusedHeaders, wantBody: refuseMalformed},
-	// Issue #9: a sender alone, from evil.com, without the header: the
+	// Attack: a sender alone, from evil.com, without the header: the
 	// web path, refused.
 	{name: "v1 sender alone, evil Origin", target: "/api?__amp_source_origin=news%40example.com", header: hdr("Origin", "https://evil.com"), want: 403, wantHdr: refusedHeaders, wantBody: refuseOrigin},
 	// Decision: version 1 alone, from a mail client's Origin, is not
 	// answered.
 	{name: "v1 sender alone, mail client Origin", target: "/api?__amp_source_origin=news%40example.com", header: hdr("Origin", "https://mail.google.com"), want: 403, wantHdr: refusedHeaders, wantBody: refuseOrigin},
 
-	// Issue #1, the reproducer: an escaped name from a cache Origin gets
-	// the plain name's rule, a 403.
+	// Attack: the escaped name, which once slipped past the check, from a
+	// cache Origin gets the plain name's rule, a 403.
 	{name: "escaped name, evil source origin", target: "/api?%5F%5Famp_source_origin=https%3A%2F%2Fevil.com", header: hdr("Origin", googleOrigin), want: 403, wantHdr: refusedHeaders, wantBody: refuseSourceOrigin},
-	// Issue #1: ...with the same headers as the plain name on a match.
+	// The escaped name gets the same headers as the plain name on a match.
 	{name: "escaped name, publisher source origin", target: "/api?%5F%5Famp_source_origin=https%3A%2F%2Fwww.example.com", header: hdr("Origin", googleOrigin), want: 299,
 		wantHdr: with(allowedHeaders(googleOrigin), "Amp-Access-Control-Allow-Source-Origin", "https://www.example.com")},
-	// Issue #1: every byte of the name escaped, in lowercase hex.
+	// Attack: every byte of the name escaped, in lowercase hex.
 	{name: "fully escaped name", target: "/api?%5f%5f%61%6d%70%5f%73%6f%75%72%63%65%5f%6f%72%69%67%69%6e=https%3A%2F%2Fevil.com", header: hdr("Origin", googleOrigin), want: 403, wantHdr: refusedHeaders, wantBody: refuseSourceOrigin},
-	// Issue #1: the escaped name from the publisher's own Origin.
+	// Attack: the escaped name from the publisher's own Origin.
 	{name: "escaped name, publisher Origin", target: "/api?__amp_source%5Forigin=https%3A%2F%2Fevil.com", header: hdr("Origin", "https://example.com"), want: 403, wantHdr: refusedHeaders, wantBody: refuseSourceOrigin},
-	// Issue #1: the escaped name on a same-origin request.
+	// Attack: the escaped name on a same-origin request.
 	{name: "escaped name, same origin", target: "/api?%5F_amp_source_origin=https%3A%2F%2Fevil.com", header: hdr("AMP-Same-Origin", "true"), want: 403, wantHdr: refusedHeaders, wantBody: refuseSourceOrigin},
-	// Issue #1: the escaped name in a preflight.
+	// Attack: the escaped name in a preflight.
 	{name: "escaped name, preflight", method: "OPTIONS", target: "/api?%5F%5Famp_source_origin=https%3A%2F%2Fevil.com", header: hdr("Origin", googleOrigin, "Access-Control-Request-Method", "POST"), want: 403, wantHdr: refusedHeaders, wantBody: refuseSourceOrigin},
-	// Issue #1: two values that disagree, plain and escaped, get 403.
+	// Attack: two values that disagree, plain and escaped, get 403.
 	{name: "plain and escaped disagree", target: "/api?__amp_source_origin=https%3A%2F%2Fexample.com&%5F%5Famp_source_origin=https%3A%2F%2Fevil.com", header: hdr("Origin", googleOrigin), want: 403, wantHdr: refusedHeaders, wantBody: refuseSourceOrigin},
 	// Decision: the same value twice, in two spellings, is one value.
 	{name: "same value twice", target: "/api?__amp_source_origin=https%3A%2F%2Fexample.com&%5F%5Famp_source_origin=https://example.com", header: hdr("Origin", googleOrigin), want: 299,
@@ -654,13 +654,14 @@ func FuzzCORS(f *testing.F) {
 	} {
 		f.Add(s, "__amp_source_origin=https%3A%2F%2Fexample.com", "", "GET")
 	}
-	// Issue #1's reproducer, and spellings of the name.
+	// The escaped name, which once slipped past the check, and other
+	// spellings of the name.
 	f.Add(googleOrigin, "%5F%5Famp_source_origin=https%3A%2F%2Fevil.com", "", "GET")
 	f.Add(googleOrigin, "__amp_source_origin=https%3A%2F%2Fexample.com&__AMP_source%5forigin=https://evil.com", "", "GET")
 	f.Add(googleOrigin, "a=1;__amp_source_origin=https%3A%2F%2Fevil.com", "", "GET")
 	f.Add(googleOrigin, "__amp_source_origin=%zz", "", "GET")
 	f.Add(googleOrigin, "a=1&__amp_source_origin=x&__amp_source_origin=y", "", "GET")
-	// Issue #9: an allowed sender from evil.com, and its preflight.
+	// An allowed email sender from evil.com, and its preflight.
 	f.Add("https://evil.com", "", "news@example.com", "GET")
 	f.Add("https://evil.com", "__amp_source_origin=news%40example.com", "news@example.com", "POST")
 	f.Add("https://evil.com", "", "news@example.com", "OPTIONS")

@@ -28,7 +28,7 @@ func TestSourceOrigin(t *testing.T) {
 		{"name in a value", "q=__amp_source_origin", "", false, false},
 		// The plain name, its value unescaped.
 		{"plain", "__amp_source_origin=https%3A%2F%2Fexample.com", "https://example.com", true, false},
-		// Issue #1's reproducer: the escaped name.
+		// The escaped name, which once slipped past the check.
 		{"escaped name", "%5F%5Famp_source_origin=https%3A%2F%2Fevil.com", "https://evil.com", true, false},
 		// Lowercase hex in the escapes.
 		{"lowercase hex", "%5f%5famp_source_origin=x", "x", true, false},
@@ -86,7 +86,7 @@ func TestSourceOriginAllocs(t *testing.T) {
 // returned; and its unescaping agrees with url.QueryUnescape.
 func FuzzSourceOrigin(f *testing.F) {
 	for _, s := range []string{
-		// Issue #1's reproducer.
+		// The escaped name, which once slipped past the check.
 		"%5F%5Famp_source_origin=https%3A%2F%2Fevil.com",
 		// Two spellings.
 		"__amp_source_origin=https%3A%2F%2Fexample.com&%5F%5Famp_source_origin=https%3A%2F%2Fevil.com",
