@@ -29,7 +29,7 @@ type config struct {
 	clientKeys, tlsCert, tlsKey             string
 	logFormat, logLevel                     string
 	ohttpRelay, ohttpKeyURL                 string
-	frozen, fake, mirror                    bool
+	frozen, fake, mirror, ohttpPadding      bool
 	cacheDuration                           time.Duration
 	cacheSize, upstreamSearches             int
 	cacheBytes                              int64
@@ -42,7 +42,7 @@ type config struct {
 // envFlags are the flags that fall back to $SBSERVER_<FLAG>: those from
 // -upstream on; the older ones keep their behaviour.
 var envFlags = []string{"upstream", "key-file", "cache-duration", "tls-cert", "tls-key", "client-keys", "log-format", "log-level", "mirror", "cache-size", "ohttp-relay", "ohttp-key-url",
-	"cache-bytes", "upstream-searches"}
+	"cache-bytes", "upstream-searches", "ohttp-padding"}
 
 // envName is the variable a flag falls back to: SBSERVER_ and the flag in
 // upper snake case.
@@ -84,6 +84,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.IntVar(&c.upstreamSearches, "upstream-searches", lookup.DefaultMaxSearchesInFlight, "hashes:search requests in flight upstream at most, for every endpoint and the -mirror together")
 	fs.StringVar(&c.ohttpRelay, "ohttp-relay", "", "send every upstream hashes:search through this Oblivious HTTP relay to the gateway, never directly")
 	fs.StringVar(&c.ohttpKeyURL, "ohttp-key-url", "", "the gateway's key configuration URL, with -ohttp-relay (default Google's; with -fake, the fake's)")
+	fs.BoolVar(&c.ohttpPadding, "ohttp-padding", false, "with -ohttp-relay, pad each encapsulated search to 512 B, 1, 2, 4 or 8 KiB, so that the relay cannot tell how many prefixes it holds")
 	for _, name := range envFlags {
 		if v := getenv(envName(name)); v != "" {
 			if err := fs.Set(name, v); err != nil {
@@ -132,6 +133,9 @@ func (c *config) check(set map[string]bool, getenv func(string) string) error {
 	}
 	if c.ohttpKeyURL != "" && c.ohttpRelay == "" {
 		return fmt.Errorf("%w: -ohttp-key-url needs -ohttp-relay", errUsage)
+	}
+	if c.ohttpPadding && c.ohttpRelay == "" {
+		return fmt.Errorf("%w: -ohttp-padding needs -ohttp-relay", errUsage)
 	}
 	if c.cacheSize <= 0 {
 		return fmt.Errorf("%w: -cache-size %d: want a positive number of prefixes", errUsage, c.cacheSize)

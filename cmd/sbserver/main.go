@@ -15,7 +15,7 @@
 //	sbserver [-addr 127.0.0.1:8080] [-key key | -key-file file] [-mode LocalList|RealTime|NoStorage]
 //	         [-dir dir] [-frozen] [-fake | -upstream URL] [-client-keys file] [-cache-duration 300s]
 //	         [-tls-cert file -tls-key file] [-log-format text|json] [-log-level info]
-//	         [-mirror [-cache-size 1048576]] [-ohttp-relay URL [-ohttp-key-url URL]]
+//	         [-mirror [-cache-size 1048576]] [-ohttp-relay URL [-ohttp-key-url URL] [-ohttp-padding]]
 //	         [-cache-bytes 67108864] [-upstream-searches 8]
 //
 // The -key flag gives the API key of a Google Cloud project with the Safe
@@ -100,8 +100,13 @@
 // but not what, the gateway what is asked but not by whom. -ohttp-key-url
 // names the gateway's key configuration (Google's by default; with -fake,
 // the fake server's own gateway). List updates still go directly. A search
-// that fails on that path fails, with no fallback. The flags fall back to
-// SBSERVER_OHTTP_RELAY and SBSERVER_OHTTP_KEY_URL. /status shows the key
+// that fails on that path fails, with no fallback. -ohttp-padding pads
+// each encapsulated search to 512 B, 1, 2, 4 or 8 KiB
+// (lookup.OHTTPConfig.Padding), so that the relay cannot tell from its
+// length how many prefixes it holds; the reply's length still shows. It is
+// off by default: Google's gateway has not been tried with it. The flags
+// fall back to SBSERVER_OHTTP_RELAY, SBSERVER_OHTTP_KEY_URL and
+// SBSERVER_OHTTP_PADDING. /status shows the key
 // held, and /metrics counts sbserver_ohttp_searches_total,
 // sbserver_ohttp_key_fetches_total and sbserver_ohttp_key_errors_total.
 //
@@ -275,7 +280,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, h *hooks) int {
 		}
 	}
 	if c.ohttpRelay != "" {
-		cfg.OHTTP = &lookup.OHTTPConfig{RelayURL: c.ohttpRelay, KeyURL: c.ohttpKeyURL}
+		cfg.OHTTP = &lookup.OHTTPConfig{RelayURL: c.ohttpRelay, KeyURL: c.ohttpKeyURL, Padding: c.ohttpPadding}
 	}
 	if cfg.APIKey == "" {
 		fmt.Fprintln(stderr, "sbserver: no API key: give -key or -key-file, or set SAFE_BROWSING_API_KEY (or try -fake)")

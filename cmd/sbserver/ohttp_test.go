@@ -71,8 +71,8 @@ func TestBinaryOHTTP(t *testing.T) {
 	}
 }
 
-// TestOHTTPFlags: -ohttp-key-url needs -ohttp-relay; both fall back to
-// their SBSERVER_ variables.
+// TestOHTTPFlags: -ohttp-key-url and -ohttp-padding need -ohttp-relay;
+// each falls back to its SBSERVER_ variable.
 func TestOHTTPFlags(t *testing.T) {
 	env := map[string]string{}
 	getenv := func(k string) string { return env[k] }
@@ -81,10 +81,15 @@ func TestOHTTPFlags(t *testing.T) {
 		!strings.Contains(err.Error(), "-ohttp-key-url needs -ohttp-relay") {
 		t.Errorf("-ohttp-key-url alone: %v; want a usage error", err)
 	}
+	if _, err := parseFlags([]string{"-key", "k", "-ohttp-padding"}, getenv, &stderr); err == nil ||
+		!strings.Contains(err.Error(), "-ohttp-padding needs -ohttp-relay") {
+		t.Errorf("-ohttp-padding alone: %v; want a usage error", err)
+	}
 	env["SBSERVER_OHTTP_RELAY"] = "http://127.0.0.1:1/relay"
 	env["SBSERVER_OHTTP_KEY_URL"] = "http://127.0.0.1:1/keys"
+	env["SBSERVER_OHTTP_PADDING"] = "true"
 	c, err := parseFlags([]string{"-key", "k"}, getenv, &stderr)
-	if err != nil || c.ohttpRelay != "http://127.0.0.1:1/relay" || c.ohttpKeyURL != "http://127.0.0.1:1/keys" {
+	if err != nil || c.ohttpRelay != "http://127.0.0.1:1/relay" || c.ohttpKeyURL != "http://127.0.0.1:1/keys" || !c.ohttpPadding {
 		t.Errorf("from the environment: %+v, %v", c, err)
 	}
 }
