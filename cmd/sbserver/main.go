@@ -34,8 +34,10 @@
 // The -fake flag starts a fake v5 server on loopback (package
 // safebrowse/sbtest), so that sbserver runs with no key and no network. It
 // is seeded with sbtest.TestURLs, as sblookup -fake is: Google's test pages
-// for each threat list, and www.google.com/ on the Global Cache. -fake and
-// -upstream together are a usage error.
+// for each threat list, and www.google.com/ on the Global Cache. Like
+// Google's v5 server, the fake answers protobuf only; sbserver itself
+// answers JSON to its own clients. -fake and -upstream together are a
+// usage error.
 //
 // Each flag from -upstream on in the usage line falls back to the variable
 // SBSERVER_<FLAG> in upper snake case: SBSERVER_UPSTREAM, SBSERVER_KEY_FILE,
@@ -117,7 +119,10 @@
 // lines starting with '#' ignored. Every request must then carry one, as
 // Google's clients send theirs: the key= parameter, the X-Goog-Api-Key
 // header or Authorization: Bearer. A request without one is a 401
-// (UNAUTHENTICATED), with a wrong one a 403 (PERMISSION_DENIED). /healthz
+// (UNAUTHENTICATED), with a wrong one a 403 (PERMISSION_DENIED); on the
+// endpoints in Google's shape, each carries a google.rpc.ErrorInfo in
+// "details", as Google's APIs do: reason CREDENTIALS_MISSING for no key,
+// API_KEY_INVALID for a wrong one, domain googleapis.com. /healthz
 // and /readyz need none. Keys are compared in constant time. Without
 // -client-keys, a key= parameter is accepted and ignored.
 //
@@ -204,8 +209,10 @@
 // sbserver_mirror_requests_total{method}, sbserver_mirror_served_bytes_total,
 // sbserver_mirror_upstream_requests_saved_total,
 // sbserver_mirror_upstream_searches_total, sbserver_mirror_cache_hits_total,
-// sbserver_mirror_cache_entries and sbserver_mirror_cache_bytes (the bytes
-// of its search cache, as -cache-bytes counts them).
+// sbserver_mirror_cache_entries, sbserver_mirror_cache_bytes (the bytes
+// of its search cache, as -cache-bytes counts them) and
+// sbserver_mirror_list_cache_bytes (the bytes of its lists' encoded
+// replies and chunk states, within three times each list's bytes).
 //
 // Other methods get a 405 and other paths a 404; a path that names an
 // endpoint once cleaned ("/./status") gets a 307 to it. Every reply but

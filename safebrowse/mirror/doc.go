@@ -18,10 +18,11 @@
 //
 // Every v5 client whose server can be set points at it: ours through
 // lookup.Config.BaseURL, Chromium's, Google's generated libraries. It
-// serves, in Google's JSON mapping (alt=json, or no alt, as Google's
-// servers default) and in binary protobuf (alt=proto, or Chromium's
-// $ct=application/x-protobuf), written by the module's one owner of the
-// v5 wire format:
+// serves, in Google's JSON mapping (alt=json, or no alt) and in binary
+// protobuf (alt=proto, or Chromium's $ct=application/x-protobuf), written
+// by the module's one owner of the v5 wire format. Google's own v5 server
+// answers protobuf only, and refuses alt=json; the mirror serves JSON too,
+// so that Google's generated JSON clients work against it:
 //
 //   - GET /v5/hashList/{name} and GET /v5/hashLists:batchGet, from the
 //     mirror's own copy of each list;
