@@ -255,7 +255,7 @@ func runGroup(k uint) uint {
 	return max(1, 56/(k+3))
 }
 
-// decodeRunGo decodes whole entries of a 32-bit Rice stream with
+// decodeRun decodes whole entries of a 32-bit Rice stream with
 // parameter k (taken mod 32) from bit pos of data into out, each the value
 // before plus its delta, starting after v, a 32-bit value. It returns how
 // many it decoded, the position after them and the last value. It stops
@@ -263,10 +263,6 @@ func runGroup(k uint) uint {
 // bytes before the end of data, and reads no byte past it. If a delta is
 // zero or a value overflows 32 bits, it returns 0, pos and v, having
 // decoded nothing: the careful loop of [rice32.fill] finds the defect.
-//
-// It is [decodeRun] on architectures other than amd64 and under the
-// purego build tag, and the reference for the assembly of decodeRunAsm,
-// which takes the same steps to the same results.
 //
 // Decoding is a chain of dependent operations (where an entry starts
 // depends on where the one before ended), so it keeps the chain short:
@@ -279,7 +275,7 @@ func runGroup(k uint) uint {
 // is known a refill before, so the load waits for no entry. It checks
 // for a zero delta and an overflow once, at the end, not with a branch
 // an entry.
-func decodeRunGo(out []uint32, data []byte, pos uint, v uint64, k uint) (int, uint, uint64) {
+func decodeRun(out []uint32, data []byte, pos uint, v uint64, k uint) (int, uint, uint64) {
 	p := pos >> 3
 	if p+8 > uint(len(data)) {
 		return 0, pos, v
