@@ -284,7 +284,7 @@ func decodeRun(out []uint32, data []byte, pos uint, v uint64, k uint) (int, uint
 	k &= 31
 	k1 := k + 1
 	mask := uint64(1)<<k - 1
-	group := runGroup(k)
+	group := int(runGroup(k))
 	// x holds cnt bits, the next one lowest, inverted; the bits above
 	// cnt are 0 or the stream's own, so that a refill can OR more in.
 	x := ^load64(data, p) >> (pos & 7)
@@ -292,19 +292,14 @@ func decodeRun(out []uint32, data []byte, pos uint, v uint64, k uint) (int, uint
 	p += 7
 	var bad uint64 // bit 63 is set once a delta is zero
 	j := 0
-run:
 	for {
-		for range group {
-			if j == len(out) {
-				break run
-			}
+		// A group: up to group entries, until one is past the bits loaded.
+		end := min(j+group, len(out))
+		for j < end {
 			q := uint(bits.TrailingZeros64(x)) // 64 when x is 0
 			n := q + k1
 			if n > cnt {
-				if cnt >= 56 {
-					break run // a long quotient: a refill would add nothing
-				}
-				break // not all loaded: refill
+				break
 			}
 			d := uint64(q)<<k + (^(x >> 1 >> (q & 63)) & mask)
 			v += d
@@ -314,7 +309,10 @@ run:
 			cnt -= n
 			x >>= n & 63
 		}
-		if p+8 > uint(len(data)) {
+		// cnt ≥ 56 here only when the next entry is longer than the bits
+		// loaded, which a refill cannot add to (a whole group takes more
+		// than 7 bits, so cnt < 56 after one): a long quotient.
+		if j == len(out) || cnt >= 56 || p+8 > uint(len(data)) {
 			break
 		}
 		x |= ^load64(data, p) << cnt
