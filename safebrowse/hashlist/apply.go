@@ -175,14 +175,12 @@ func (next *state) merge4(old *state, oldN int, m *wireList, bound int) error {
 
 // sink4 receives the prefixes of a 4-byte list in ascending order and
 // builds its index or flat array and its checksum, a chunk at a time: the
-// index and the checksum are computed in tight loops over each chunk while
-// it is in cache, in one loop where the CPU has the SHA extensions
-// (fastSHA4).
+// index and the big-endian bytes of the chunk are made in one loop while
+// the chunk is in cache, and crypto/sha256 hashes those bytes.
 type sink4 struct {
 	ib   *indexBuilder
 	flat []byte
-	h    hash.Hash // crypto/sha256: for a flat list, and without fastSHA4
-	sum  sha4      // for an index, with fastSHA4
+	h    hash.Hash // crypto/sha256
 	n    int       // prefixes in buf, not yet added
 	buf  [512]uint32
 	hb   [2048]byte
@@ -191,10 +189,6 @@ type sink4 struct {
 func (s *sink4) init(bound int) {
 	if bound >= indexMin {
 		s.ib = newIndexBuilder(bound)
-		if fastSHA4 {
-			s.sum.init()
-			return
-		}
 	} else {
 		s.flat = make([]byte, 0, 4*bound)
 	}
@@ -212,18 +206,15 @@ func (s *sink4) add(v uint32) {
 func (s *sink4) flush() {
 	vs := s.buf[:s.n]
 	s.n = 0
-	switch {
-	case s.ib == nil:
+	if s.ib == nil {
 		for _, v := range vs {
 			s.flat = binary.BigEndian.AppendUint32(s.flat, v)
 		}
-	case s.h == nil:
-		s.sum.build(vs, s.ib, s.hb[:])
-	default:
-		hb := s.hb[:4*len(vs)]
-		s.ib.addAll(vs, hb)
-		s.h.Write(hb)
+		return
 	}
+	hb := s.hb[:4*len(vs)]
+	s.ib.addAll(vs, hb)
+	s.h.Write(hb)
 }
 
 // decodeAll adds the values of d, a full update's additions, each
@@ -266,11 +257,7 @@ func (s *sink4) finish(st *state) {
 			st.idx = x
 		}
 	}
-	if s.h == nil {
-		st.sum = s.sum.sum()
-	} else {
-		s.h.Sum(st.sum[:0])
-	}
+	s.h.Sum(st.sum[:0])
 }
 
 // holdFlat holds the st.n prefixes of c as a flat array.

@@ -205,7 +205,7 @@ func bytesPerPrefix(tb testing.TB) float64 {
 }
 
 // TestMemoryPerPrefix: a 1M 4-byte list holds at most 2.0 bytes a prefix
-// (the memory goal; entropy is 1.69).
+// (their entropy is 1.69).
 func TestMemoryPerPrefix(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("builds a 1M list")

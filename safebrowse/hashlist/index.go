@@ -237,7 +237,7 @@ type indexBuilder struct {
 	packed uint
 	n      uint
 	// The upper bits are ORed into hacc, word hw of x.hi, stored whole
-	// whenever a prefix is added.
+	// when a prefix starts another word and at the end of each addAll.
 	hw   uint
 	hacc uint64
 }
@@ -254,9 +254,16 @@ func newIndexBuilder(n int) *indexBuilder {
 // addAll adds vs, ascending, each greater than every prefix added
 // before, and writes them to hb, big-endian, for the checksum. len(hb) is
 // 4*len(vs).
+//
+// It takes vs in two loops, each with few enough live values for the
+// registers: the first stores, four prefixes an iteration, the bytes of
+// hb (two prefixes a store), lo8 and rest and the bucket ends; the second
+// sets the upper bits, ORed into hacc, word hw of x.hi, which it stores
+// when a prefix starts another word (every 32 prefixes at a million) and
+// at the end.
 func (ib *indexBuilder) addAll(vs []uint32, hb []byte) {
 	x := ib.x
-	n, hw, hacc := ib.n, ib.hw, ib.hacc
+	n := ib.n
 	open := n - ib.packed
 	if need := open + uint(len(vs)) + 8; need > uint(len(ib.rest)) {
 		ib.rest = append(ib.rest[:open:open], make([]byte, need-open)...)
@@ -264,22 +271,42 @@ func (ib *indexBuilder) addAll(vs []uint32, hb []byte) {
 	hb = hb[:4*len(vs)]
 	lo8 := x.lo8[n : n+uint(len(vs))]
 	rest := ib.rest[open : open+uint(len(vs))]
-	ends, hi := ib.ends, x.hi
-	bs, l := x.bshift&63, x.l&63
-	for k, v := range vs {
+	ends, bs := ib.ends, x.bshift&63
+	k := 0
+	for ; k+4 <= len(vs); k += 4 {
+		v := vs[k : k+4 : k+4]
+		h := hb[4*k : 4*k+16 : 4*k+16]
+		binary.BigEndian.PutUint64(h, uint64(v[0])<<32|uint64(v[1]))
+		binary.BigEndian.PutUint64(h[8:], uint64(v[2])<<32|uint64(v[3]))
+		lo, re := lo8[k:k+4:k+4], rest[k:k+4:k+4]
+		lo[0], lo[1], lo[2], lo[3] = byte(v[0]), byte(v[1]), byte(v[2]), byte(v[3])
+		re[0], re[1], re[2], re[3] = byte(v[0]>>8), byte(v[1]>>8), byte(v[2]>>8), byte(v[3]>>8)
+		e := uint32(n + uint(k))
+		ends[uint64(v[0])>>bs+1] = e + 1
+		ends[uint64(v[1])>>bs+1] = e + 2
+		ends[uint64(v[2])>>bs+1] = e + 3
+		ends[uint64(v[3])>>bs+1] = e + 4
+	}
+	for ; k < len(vs); k++ {
+		v := vs[k]
 		binary.BigEndian.PutUint32(hb[4*k:], v)
-		ends[uint64(v)>>bs+1] = uint32(n + 1)
 		lo8[k] = byte(v)
 		rest[k] = byte(v >> 8)
+		ends[uint64(v)>>bs+1] = uint32(n + uint(k) + 1)
+	}
+	hi, l := x.hi, x.l&63
+	hw, hacc := ib.hw, ib.hacc
+	for _, v := range vs {
 		p := uint(v>>l) + n
+		n++
 		if p>>6 != hw {
+			binary.LittleEndian.PutUint64(hi[8*hw:], hacc)
 			hacc = 0
 			hw = p >> 6
 		}
 		hacc |= 1 << (p & 63)
-		binary.LittleEndian.PutUint64(hi[8*hw:], hacc)
-		n++
 	}
+	binary.LittleEndian.PutUint64(hi[8*hw:], hacc)
 	ib.n, ib.hw, ib.hacc = n, hw, hacc
 	ib.packRests(false)
 }

@@ -255,7 +255,7 @@ func runGroup(k uint) uint {
 	return max(1, 56/(k+3))
 }
 
-// decodeRunGo decodes whole entries of a 32-bit Rice stream with
+// decodeRun decodes whole entries of a 32-bit Rice stream with
 // parameter k (taken mod 32) from bit pos of data into out, each the value
 // before plus its delta, starting after v, a 32-bit value. It returns how
 // many it decoded, the position after them and the last value. It stops
@@ -263,10 +263,6 @@ func runGroup(k uint) uint {
 // bytes before the end of data, and reads no byte past it. If a delta is
 // zero or a value overflows 32 bits, it returns 0, pos and v, having
 // decoded nothing: the careful loop of [rice32.fill] finds the defect.
-//
-// It is [decodeRun] on architectures other than amd64 and under the
-// purego build tag, and the reference for the assembly of decodeRunAsm,
-// which takes the same steps to the same results.
 //
 // Decoding is a chain of dependent operations (where an entry starts
 // depends on where the one before ended), so it keeps the chain short:
@@ -279,7 +275,7 @@ func runGroup(k uint) uint {
 // is known a refill before, so the load waits for no entry. It checks
 // for a zero delta and an overflow once, at the end, not with a branch
 // an entry.
-func decodeRunGo(out []uint32, data []byte, pos uint, v uint64, k uint) (int, uint, uint64) {
+func decodeRun(out []uint32, data []byte, pos uint, v uint64, k uint) (int, uint, uint64) {
 	p := pos >> 3
 	if p+8 > uint(len(data)) {
 		return 0, pos, v
@@ -288,7 +284,7 @@ func decodeRunGo(out []uint32, data []byte, pos uint, v uint64, k uint) (int, ui
 	k &= 31
 	k1 := k + 1
 	mask := uint64(1)<<k - 1
-	group := runGroup(k)
+	group := int(runGroup(k))
 	// x holds cnt bits, the next one lowest, inverted; the bits above
 	// cnt are 0 or the stream's own, so that a refill can OR more in.
 	x := ^load64(data, p) >> (pos & 7)
@@ -296,19 +292,14 @@ func decodeRunGo(out []uint32, data []byte, pos uint, v uint64, k uint) (int, ui
 	p += 7
 	var bad uint64 // bit 63 is set once a delta is zero
 	j := 0
-run:
 	for {
-		for range group {
-			if j == len(out) {
-				break run
-			}
+		// A group: up to group entries, until one is past the bits loaded.
+		end := min(j+group, len(out))
+		for j < end {
 			q := uint(bits.TrailingZeros64(x)) // 64 when x is 0
 			n := q + k1
 			if n > cnt {
-				if cnt >= 56 {
-					break run // a long quotient: a refill would add nothing
-				}
-				break // not all loaded: refill
+				break
 			}
 			d := uint64(q)<<k + (^(x >> 1 >> (q & 63)) & mask)
 			v += d
@@ -318,7 +309,10 @@ run:
 			cnt -= n
 			x >>= n & 63
 		}
-		if p+8 > uint(len(data)) {
+		// cnt ≥ 56 here only when the next entry is longer than the bits
+		// loaded, which a refill cannot add to (a whole group takes more
+		// than 7 bits, so cnt < 56 after one): a long quotient.
+		if j == len(out) || cnt >= 56 || p+8 > uint(len(data)) {
 			break
 		}
 		x |= ^load64(data, p) << cnt
