@@ -52,33 +52,32 @@ func queryParams(raw string) iter.Seq2[string, string] {
 // validEscapes reports whether every '%' of s begins a %XX escape, as
 // url.QueryUnescape requires.
 func validEscapes(s string) bool {
-	for i := strings.IndexByte(s, '%'); i >= 0; i = strings.IndexByte(s, '%') {
-		if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
-			return false
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' {
+			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+				return false
+			}
+			i += 2
 		}
-		s = s[i+3:]
 	}
 	return true
 }
 
-// writeUnescaped writes s, whose escapes are valid, to sb unescaped as
+// appendUnescaped appends s, whose escapes are valid, unescaped as
 // url.QueryUnescape unescapes it: %XX is the byte XX, '+' a space.
-func writeUnescaped(sb *strings.Builder, s string) {
-	for {
-		i := strings.IndexAny(s, "%+")
-		if i < 0 {
-			sb.WriteString(s)
-			return
+func appendUnescaped(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case '%':
+			c = unhex(s[i+1])<<4 | unhex(s[i+2])
+			i += 2
+		case '+':
+			c = ' '
 		}
-		sb.WriteString(s[:i])
-		if s[i] == '+' {
-			sb.WriteByte(' ')
-			s = s[i+1:]
-			continue
-		}
-		sb.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
-		s = s[i+3:]
+		b = append(b, c)
 	}
+	return b
 }
 
 func isHex(c byte) bool {
@@ -112,10 +111,7 @@ func unescape(s string) string {
 	if !strings.ContainsAny(s, "%+") {
 		return s
 	}
-	var sb strings.Builder
-	sb.Grow(len(s))
-	writeUnescaped(&sb, s)
-	return sb.String()
+	return string(appendUnescaped(make([]byte, 0, len(s)), s))
 }
 
 // readQuery returns the values of the query parameter own in the raw query,
@@ -124,19 +120,17 @@ func unescape(s string) string {
 // values share one allocation.
 func readQuery(raw, own string) ([]string, error) {
 	var (
-		sb                 strings.Builder                   // the values of own, unescaped, end to end
-		ends               = make([]int, 0, maxSearchURLs+1) // where each ends in sb
+		stack              [2048]byte
+		buf                = stack[:0]                       // the values of own, unescaped, end to end
+		ends               = make([]int, 0, maxSearchURLs+1) // where each ends in buf
 		unknown, alt       string
 		hasUnknown, hasAlt bool
 	)
 	for name, value := range queryParams(raw) {
 		switch {
 		case name == own:
-			if len(ends) == 0 {
-				sb.Grow(len(raw)) // unescaping shortens
-			}
-			writeUnescaped(&sb, value)
-			ends = append(ends, sb.Len())
+			buf = appendUnescaped(buf, value)
+			ends = append(ends, len(buf))
 		case name == "alt" && !hasAlt:
 			alt, hasAlt = unescape(value), true
 		case !systemParams[name] && !hasUnknown:
@@ -152,7 +146,7 @@ func readQuery(raw, own string) ([]string, error) {
 	if len(ends) == 0 {
 		return nil, nil
 	}
-	all := sb.String()
+	all := string(buf)
 	vals := make([]string, len(ends))
 	start := 0
 	for i, end := range ends {
