@@ -104,29 +104,29 @@ func BenchmarkSearch(b *testing.B) {
 		return time.Since(start)
 	}
 	var httpT, inT, floorT time.Duration
-	n, inBlock := 0, 0
-	blockStart := time.Now()
 	// others runs the in-process and floor blocks of the k searches just
-	// timed, outside b.Loop's timing.
+	// timed.
 	others := func(k int) {
-		b.StopTimer()
 		inT += timed(k, inProcess)
 		floorT += timed(k, func() { get(noop) })
-		b.StartTimer()
 	}
+	n, inBlock := 0, 0
 	b.ReportAllocs()
+	blockStart := time.Now()
 	for b.Loop() {
 		get(search)
 		n++
 		inBlock++
 		if inBlock == searchBlock {
 			httpT += time.Since(blockStart)
+			b.StopTimer() // ns/op and B/op are the searches'
 			others(inBlock)
+			b.StartTimer()
 			inBlock = 0
 			blockStart = time.Now()
 		}
 	}
-	if inBlock > 0 {
+	if inBlock > 0 { // b.Loop has stopped the timer
 		httpT += time.Since(blockStart)
 		others(inBlock)
 	}
