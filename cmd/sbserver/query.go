@@ -20,11 +20,13 @@ import (
 const maxQueryParams = 10000
 
 // queryParams yields the name, unescaped, and the value, still escaped, of
-// each parameter of the raw query, in order, exactly those that
-// url.ParseQuery keeps: a pair holding a ';', an empty pair and a pair
-// whose name or value is badly escaped are skipped, and a query of more
-// than maxQueryParams parameters yields none. Unlike url.ParseQuery it
-// builds no map and unescapes no value: a name allocates only when it is
+// each parameter of the raw query, in order, as url.ParseQuery reads them
+// but for one check that it leaves to the caller, who unescapes the value
+// in the same pass: url.ParseQuery also skips a pair whose value is badly
+// escaped, which appendValue and unescapeValue report. A pair holding a
+// ';', an empty pair and a pair whose name is badly escaped are skipped,
+// and a query of more than maxQueryParams parameters yields none. Unlike
+// url.ParseQuery it builds no map: a name allocates only when it is
 // escaped.
 func queryParams(raw string) iter.Seq2[string, string] {
 	return func(yield func(name, value string) bool) {
@@ -39,7 +41,7 @@ func queryParams(raw string) iter.Seq2[string, string] {
 			}
 			name, value, _ := strings.Cut(pair, "=")
 			name, err := url.QueryUnescape(name)
-			if err != nil || !validEscapes(value) {
+			if err != nil {
 				continue
 			}
 			if !yield(name, value) {
@@ -49,27 +51,18 @@ func queryParams(raw string) iter.Seq2[string, string] {
 	}
 }
 
-// validEscapes reports whether every '%' of s begins a %XX escape, as
-// url.QueryUnescape requires.
-func validEscapes(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '%' {
-			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
-				return false
-			}
-			i += 2
-		}
-	}
-	return true
-}
-
-// appendUnescaped appends s, whose escapes are valid, unescaped as
-// url.QueryUnescape unescapes it: %XX is the byte XX, '+' a space.
-func appendUnescaped(b []byte, s string) []byte {
+// appendValue appends the query value s unescaped as url.QueryUnescape
+// unescapes it, %XX as the byte XX and '+' as a space, or returns b as it
+// was and false when a '%' of s does not begin a %XX escape.
+func appendValue(b []byte, s string) ([]byte, bool) {
+	n := len(b)
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch c {
 		case '%':
+			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+				return b[:n], false
+			}
 			c = unhex(s[i+1])<<4 | unhex(s[i+2])
 			i += 2
 		case '+':
@@ -77,7 +70,17 @@ func appendUnescaped(b []byte, s string) []byte {
 		}
 		b = append(b, c)
 	}
-	return b
+	return b, true
+}
+
+// unescapeValue returns the query value s unescaped, as appendValue does:
+// s itself when it holds nothing to unescape.
+func unescapeValue(s string) (string, bool) {
+	if !strings.ContainsAny(s, "%+") {
+		return s, true
+	}
+	b, ok := appendValue(make([]byte, 0, len(s)), s)
+	return string(b), ok
 }
 
 func isHex(c byte) bool {
@@ -98,20 +101,14 @@ func unhex(c byte) byte {
 // unescaped, or "": url.Values.Get of url.ParseQuery, without the map.
 func queryGet(raw, name string) string {
 	for n, v := range queryParams(raw) {
-		if n == name {
-			return unescape(v)
+		if n != name {
+			continue
+		}
+		if v, ok := unescapeValue(v); ok {
+			return v
 		}
 	}
 	return ""
-}
-
-// unescape returns s, whose escapes are valid, unescaped; s itself when it
-// holds nothing to unescape.
-func unescape(s string) string {
-	if !strings.ContainsAny(s, "%+") {
-		return s
-	}
-	return string(appendUnescaped(make([]byte, 0, len(s)), s))
 }
 
 // readQuery returns the values of the query parameter own in the raw query,
@@ -127,12 +124,18 @@ func readQuery(raw, own string) ([]string, error) {
 		hasUnknown, hasAlt bool
 	)
 	for name, value := range queryParams(raw) {
+		if name == own {
+			var ok bool
+			if buf, ok = appendValue(buf, value); ok {
+				ends = append(ends, len(buf))
+			}
+			continue
+		}
+		value, ok := unescapeValue(value)
 		switch {
-		case name == own:
-			buf = appendUnescaped(buf, value)
-			ends = append(ends, len(buf))
+		case !ok: // a pair that url.ParseQuery skips
 		case name == "alt" && !hasAlt:
-			alt, hasAlt = unescape(value), true
+			alt, hasAlt = value, true
 		case !systemParams[name] && !hasUnknown:
 			unknown, hasUnknown = name, true
 		}
