@@ -93,19 +93,6 @@ func appendSearchReply(b []byte, urls []string, vs []lookup.Verdict, cacheDurati
 	return append(b, "}\n"...)
 }
 
-// searchReply is SearchUrlsResponse in Google's JSON mapping, as
-// appendSearchReply writes it.
-type searchReply struct {
-	Threats       []threatURL `json:"threats,omitempty"`
-	CacheDuration string      `json:"cacheDuration"`
-}
-
-// threatURL is ThreatUrl: a URL asked and the threat types it is on.
-type threatURL struct {
-	URL         string   `json:"url"`
-	ThreatTypes []string `json:"threatTypes"`
-}
-
 // checkAll looks up urls for a drop-in endpoint, whose reply is all or
 // nothing: it answers a 400 INVALID_ARGUMENT naming the first URL that
 // cannot be parsed (field[i]), else a 503 UNAVAILABLE if any URL could

@@ -163,6 +163,19 @@ func TestFakeProtoOnly(t *testing.T) {
 	}
 }
 
+// searchReply is SearchUrlsResponse in Google's JSON mapping: what
+// appendSearchReply must write, as encoding/json writes it.
+type searchReply struct {
+	Threats       []threatURL `json:"threats,omitempty"`
+	CacheDuration string      `json:"cacheDuration"`
+}
+
+// threatURL is ThreatUrl: a URL asked and the threat types it is on.
+type threatURL struct {
+	URL         string   `json:"url"`
+	ThreatTypes []string `json:"threatTypes"`
+}
+
 // TestAppendSearchReply: the reply is what encoding/json writes of
 // searchReply, threats in order, canaries and unknown types left out.
 func TestAppendSearchReply(t *testing.T) {
