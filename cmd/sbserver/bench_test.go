@@ -8,6 +8,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strconv"
@@ -50,13 +51,29 @@ func newBenchProxy(tb testing.TB) (*lookup.Client, string) {
 }
 
 // BenchmarkSearch measures GET /v5/urls:search with 20 URLs a request over
-// a keep-alive loopback connection, against LookupAll of the same URLs in
-// process, in one run: ns/url of each and their ratio (goal: at most 3).
+// a keep-alive loopback connection against LookupAll of the same URLs in
+// process, and against a floor: a handler that does nothing, answering the
+// same request on the same connection, which is what HTTP itself costs.
+// The three alternate in blocks of searchBlock requests within one run, so
+// that a machine whose load changes during the run slows each alike. It
+// reports ns/url of each, x-inprocess (the server over in-process: goal at
+// most 3) and floor-x-inprocess (the floor over in-process: the part of
+// x-inprocess that is HTTP's, not sbserver's). ns/op is one HTTP search.
 func BenchmarkSearch(b *testing.B) {
-	c, base := newBenchProxy(b)
-	u := base + "/v5/urls:search?" + url.Values{"urls": benchURLs}.Encode()
+	_, c, _ := newProxy(b, lookup.LocalList, true)
+	s := newServer(c, options{Mode: lookup.LocalList})
+	p := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/noop" {
+			return
+		}
+		s.ServeHTTP(w, r)
+	}))
+	b.Cleanup(p.Close)
+	query := "?" + url.Values{"urls": benchURLs}.Encode()
+	search, noop := p.URL+"/v5/urls:search"+query, p.URL+"/noop"+query
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1}}
-	get := func() {
+	b.Cleanup(client.CloseIdleConnections)
+	get := func(u string) {
 		resp, err := client.Get(u)
 		if err != nil {
 			b.Fatal(err)
@@ -67,28 +84,67 @@ func BenchmarkSearch(b *testing.B) {
 			b.Fatalf("status %d", resp.StatusCode)
 		}
 	}
-	get() // warm the cache and the connection
 	ctx := context.Background()
-	b.ReportAllocs()
-	start := time.Now()
-	n := 0
-	for b.Loop() {
-		get()
-		n++
-	}
-	httpNs := float64(time.Since(start).Nanoseconds()) / float64(n*len(benchURLs))
-	// The same URLs in process, as many times, outside b.Loop's timing.
-	start = time.Now()
-	for range n {
+	inProcess := func() {
 		if _, err := c.LookupAll(ctx, benchURLs); err != nil {
 			b.Fatal(err)
 		}
 	}
-	inNs := float64(time.Since(start).Nanoseconds()) / float64(n*len(benchURLs))
+	// Warm the cache, the connection and each path.
+	get(search)
+	get(noop)
+	inProcess()
+
+	// timed runs f n times and returns the time taken.
+	timed := func(n int, f func()) time.Duration {
+		start := time.Now()
+		for range n {
+			f()
+		}
+		return time.Since(start)
+	}
+	var httpT, inT, floorT time.Duration
+	// others runs the in-process and floor blocks of the k searches just
+	// timed.
+	others := func(k int) {
+		inT += timed(k, inProcess)
+		floorT += timed(k, func() { get(noop) })
+	}
+	n, inBlock := 0, 0
+	b.ReportAllocs()
+	blockStart := time.Now()
+	for b.Loop() {
+		get(search)
+		n++
+		inBlock++
+		if inBlock == searchBlock {
+			httpT += time.Since(blockStart)
+			b.StopTimer() // ns/op and B/op are the searches'
+			others(inBlock)
+			b.StartTimer()
+			inBlock = 0
+			blockStart = time.Now()
+		}
+	}
+	if inBlock > 0 { // b.Loop has stopped the timer
+		httpT += time.Since(blockStart)
+		others(inBlock)
+	}
+	urls := float64(n * len(benchURLs))
+	httpNs := float64(httpT.Nanoseconds()) / urls
+	inNs := float64(inT.Nanoseconds()) / urls
+	floorNs := float64(floorT.Nanoseconds()) / urls
 	b.ReportMetric(httpNs, "ns/url-http")
 	b.ReportMetric(inNs, "ns/url-inprocess")
+	b.ReportMetric(floorNs, "ns/url-floor")
 	b.ReportMetric(httpNs/inNs, "x-inprocess")
+	b.ReportMetric(floorNs/inNs, "floor-x-inprocess")
 }
+
+// searchBlock is how many requests of each kind BenchmarkSearch runs in a
+// row: about 10 ms of searches, long enough that switching costs nothing,
+// short enough that the machine's load is the same for the three kinds.
+const searchBlock = 100
 
 // TestLoad is a bounded load test on loopback: a few thousand
 // urls:search requests of 20 URLs from 8 keep-alive clients, stopping by

@@ -93,7 +93,7 @@ type threatEntry struct {
 // v5 lists carry no platform, so every platform type covers every threat
 // type, a superset of v4's answers that errs on the safe side.
 func (s *server) find(w http.ResponseWriter, r *http.Request) {
-	if err := checkParams(r.URL.Query(), ""); err != nil {
+	if _, err := readQuery(r.URL.RawQuery, ""); err != nil {
 		s.fail(w, googleErrors, http.StatusBadRequest, err)
 		return
 	}
@@ -112,7 +112,7 @@ func (s *server) find(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var reply findReply
-	cd := durationJSON(s.o.CacheDuration)
+	cd := s.cacheDuration
 	type key struct{ url, threatType string }
 	seen := make(map[key]bool)
 	for i, v := range vs {

@@ -108,7 +108,7 @@ func (s *server) checkKey(r *http.Request) (int, error) {
 	if s.keys == nil {
 		return 0, nil
 	}
-	key := r.URL.Query().Get("key")
+	key := queryGet(r.URL.RawQuery, "key")
 	if key == "" {
 		key = r.Header.Get("X-Goog-Api-Key")
 	}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/urlspec/urlspec/internal/rpcstatus"
 )
@@ -85,12 +86,87 @@ func rpcStatus(code int) string {
 
 // writeJSON writes v as the JSON reply, with status.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Content-Type-Options", "nosniff")
+	setJSONHeaders(w.Header())
 	w.WriteHeader(status)
 	json.NewEncoder(w).Encode(v)
+}
+
+// writeJSONBytes writes body, JSON, as a 200 reply.
+func writeJSONBytes(w http.ResponseWriter, body []byte) {
+	setJSONHeaders(w.Header())
+	w.WriteHeader(http.StatusOK)
+	w.Write(body)
+}
+
+// The values of the headers of a JSON reply, shared by every reply: a
+// header's value is never changed in place, only replaced (Header.Set) or
+// appended to, which copies the slice (its capacity is 1).
+var (
+	jsonContentType = []string{"application/json"}
+	noStore         = []string{"no-store"}
+	noSniff         = []string{"nosniff"}
+)
+
+// setJSONHeaders sets the headers of a JSON reply in h: its Content-Type,
+// no caching and no sniffing.
+func setJSONHeaders(h http.Header) {
+	h["Content-Type"] = jsonContentType
+	h["Cache-Control"] = noStore
+	h["X-Content-Type-Options"] = noSniff
+}
+
+// appendJSONString appends s as a JSON string, as encoding/json writes it:
+// '"', '\\' and control characters escaped, and '<', '>', '&', U+2028 and
+// U+2029 too; a byte that is not UTF-8 becomes \ufffd.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= ' ' && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 // writeError writes msg in shape, with status, and in Google's shape info
@@ -99,10 +175,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // upstream key masked by the caller (see server.fail).
 func writeError(w http.ResponseWriter, shape errorShape, status int, msg string, info rpcstatus.ErrorInfo) {
 	if shape == googleErrors {
-		h := w.Header()
-		h.Set("Content-Type", "application/json")
-		h.Set("Cache-Control", "no-store")
-		h.Set("X-Content-Type-Options", "nosniff")
+		setJSONHeaders(w.Header())
 		w.WriteHeader(status)
 		w.Write(rpcstatus.AppendJSON(nil, status, rpcStatus(status), msg, info))
 		return

@@ -5,7 +5,10 @@
 package main
 
 import (
+	"encoding/json"
+	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"testing"
 
 	"github.com/urlspec/urlspec/internal/rpcstatus"
@@ -59,5 +62,55 @@ func TestWriteError(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestAppendJSONString(t *testing.T) {
+	for _, tt := range []struct {
+		in, want string
+	}{
+		{"http://a.example/", `"http://a.example/"`},     // nothing to escape
+		{`a"b\c`, `"a\"b\\c"`},                           // quote and backslash
+		{"\b\f\n\r\t", `"\b\f\n\r\t"`},                   // short escapes
+		{"\x00\x1f\x7f", `"\u0000\u001f` + "\x7f" + `"`}, // other controls; DEL is not one
+		{"<a>&", `"\u003ca\u003e\u0026"`},                // HTML's, as encoding/json escapes them
+		{"\u2028\u2029", `"\u2028\u2029"`},               // JavaScript's line ends
+		{"é\U0001F600", `"é` + "\U0001F600" + `"`},       // UTF-8 as it is
+		{"a\xffb\xc3", `"a\ufffdb\ufffd"`},               // not UTF-8
+	} {
+		if got := string(appendJSONString(nil, tt.in)); got != tt.want {
+			t.Errorf("appendJSONString(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+// FuzzAppendJSONString checks appendJSONString against encoding/json.
+func FuzzAppendJSONString(f *testing.F) {
+	for _, s := range []string{"", "http://a.example/?q=<b>&c", "\x00\u2028\xff\xc3", `"\`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendJSONString([]byte("x"), s); string(got) != "x"+string(want) {
+			t.Fatalf("appendJSONString(%q) = %s, encoding/json: %s", s, got[1:], want)
+		}
+	})
+}
+
+// TestSetJSONHeaders: the shared header values are not changed by what a
+// handler may do to its headers.
+func TestSetJSONHeaders(t *testing.T) {
+	h := http.Header{}
+	setJSONHeaders(h)
+	h.Add("Cache-Control", "private")
+	h.Set("Content-Type", "text/plain")
+	h2 := http.Header{}
+	setJSONHeaders(h2)
+	want := http.Header{"Content-Type": {"application/json"}, "Cache-Control": {"no-store"}, "X-Content-Type-Options": {"nosniff"}}
+	if !reflect.DeepEqual(h2, want) {
+		t.Errorf("headers %v, want %v", h2, want)
 	}
 }

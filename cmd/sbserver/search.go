@@ -8,12 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 	"time"
 	"unicode/utf8"
 
-	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse/lookup"
 )
 
@@ -27,43 +25,16 @@ var systemParams = map[string]bool{
 	"upload_protocol": true, "uploadType": true,
 }
 
-// checkParams returns an error for a query parameter that is neither a
-// system parameter nor one of own, or an alt other than json.
-func checkParams(q url.Values, own string) error {
-	for name := range q {
-		if !systemParams[name] && name != own {
-			return fmt.Errorf("sbserver: unknown query parameter %s", inputerr.Quote(name))
-		}
-	}
-	if alt := q.Get("alt"); alt != "" && alt != "json" {
-		return fmt.Errorf("sbserver: alt=%s: only alt=json is served", inputerr.Quote(alt))
-	}
-	return nil
-}
-
-// searchReply is SearchUrlsResponse in Google's JSON mapping.
-type searchReply struct {
-	Threats       []threatURL `json:"threats,omitempty"`
-	CacheDuration string      `json:"cacheDuration"`
-}
-
-// threatURL is ThreatUrl: a URL asked and the threat types it is on.
-type threatURL struct {
-	URL         string   `json:"url"`
-	ThreatTypes []string `json:"threatTypes"`
-}
-
 // search answers GET /v5/urls:search?urls=...: Google's v5 urls.search,
 // from the hash procedures of the client, so that no URL leaves the
 // network. threats lists the unsafe URLs only, in the order asked;
 // cacheDuration, always present, covers every URL asked.
 func (s *server) search(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	if err := checkParams(q, "urls"); err != nil {
+	urls, err := readQuery(r.URL.RawQuery, "urls")
+	if err != nil {
 		s.fail(w, googleErrors, http.StatusBadRequest, err)
 		return
 	}
-	urls := q["urls"]
 	switch {
 	case len(urls) == 0:
 		s.fail(w, googleErrors, http.StatusBadRequest, errors.New("sbserver: urls is required"))
@@ -82,13 +53,44 @@ func (s *server) search(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	reply := searchReply{CacheDuration: durationJSON(s.o.CacheDuration)}
+	writeJSONBytes(w, appendSearchReply(make([]byte, 0, 512), urls, vs, s.cacheDuration))
+}
+
+// appendSearchReply appends SearchUrlsResponse in Google's JSON mapping,
+// as encoding/json writes it from searchReply, and a newline: the threats
+// of the verdicts vs of urls, and cacheDuration, a Duration in JSON.
+func appendSearchReply(b []byte, urls []string, vs []lookup.Verdict, cacheDuration string) []byte {
+	b = append(b, '{')
+	threats := false
+	var buf [maxThreatType]lookup.ThreatType
 	for i, v := range vs {
-		if types := threatTypes(v); len(types) > 0 {
-			reply.Threats = append(reply.Threats, threatURL{URL: urls[i], ThreatTypes: types})
+		types := appendThreatTypes(buf[:0], v)
+		if len(types) == 0 {
+			continue
 		}
+		if !threats {
+			b = append(b, `"threats":[`...)
+			threats = true
+		} else {
+			b = append(b, ',')
+		}
+		b = append(b, `{"url":`...)
+		b = appendJSONString(b, urls[i])
+		b = append(b, `,"threatTypes":[`...)
+		for j, t := range types {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, t.String())
+		}
+		b = append(b, "]}"...)
 	}
-	writeJSON(w, http.StatusOK, reply)
+	if threats {
+		b = append(b, "],"...)
+	}
+	b = append(b, `"cacheDuration":`...)
+	b = appendJSONString(b, cacheDuration)
+	return append(b, "}\n"...)
 }
 
 // checkAll looks up urls for a drop-in endpoint, whose reply is all or
@@ -122,20 +124,34 @@ func (s *server) checkAll(w http.ResponseWriter, r *http.Request, urls []string,
 	return vs, true
 }
 
-// threatTypes returns the names of v's threat types, each once, in the
-// order of v's threats, leaving out a type whose every threat is CANARY
-// (Google's "do not enforce"). FRAME_ONLY threats count.
+// threatTypes returns the names of v's threat types, as appendThreatTypes
+// gives them.
 func threatTypes(v lookup.Verdict) []string {
-	var types []string
-	var seen [8]bool
+	var buf [maxThreatType]lookup.ThreatType
+	var names []string
+	for _, t := range appendThreatTypes(buf[:0], v) {
+		names = append(names, t.String())
+	}
+	return names
+}
+
+// maxThreatType bounds the threat types that sbserver reports: those
+// below it, the v5 API's.
+const maxThreatType = 8
+
+// appendThreatTypes appends v's threat types, each once, in the order of
+// v's threats, leaving out a type whose every threat is CANARY (Google's
+// "do not enforce"). FRAME_ONLY threats count.
+func appendThreatTypes(dst []lookup.ThreatType, v lookup.Verdict) []lookup.ThreatType {
+	var seen [maxThreatType]bool
 	for _, t := range v.Threats {
-		if t.Has(lookup.Canary) || t.Type < 0 || int(t.Type) >= len(seen) || seen[t.Type] {
+		if t.Has(lookup.Canary) || t.Type < 0 || t.Type >= maxThreatType || seen[t.Type] {
 			continue
 		}
 		seen[t.Type] = true
-		types = append(types, t.Type.String())
+		dst = append(dst, t.Type)
 	}
-	return types
+	return dst
 }
 
 // durationJSON writes d as Google's JSON mapping writes a Duration: seconds

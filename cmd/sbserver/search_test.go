@@ -162,3 +162,64 @@ func TestFakeProtoOnly(t *testing.T) {
 		t.Errorf("sbserver: %d %s\nwant 200 %s", status, body, want)
 	}
 }
+
+// searchReply is SearchUrlsResponse in Google's JSON mapping: what
+// appendSearchReply must write, as encoding/json writes it.
+type searchReply struct {
+	Threats       []threatURL `json:"threats,omitempty"`
+	CacheDuration string      `json:"cacheDuration"`
+}
+
+// threatURL is ThreatUrl: a URL asked and the threat types it is on.
+type threatURL struct {
+	URL         string   `json:"url"`
+	ThreatTypes []string `json:"threatTypes"`
+}
+
+// TestAppendSearchReply: the reply is what encoding/json writes of
+// searchReply, threats in order, canaries and unknown types left out.
+func TestAppendSearchReply(t *testing.T) {
+	malware := lookup.Threat{Type: lookup.Malware, Expression: "a.example/"}
+	social := lookup.Threat{Type: lookup.SocialEngineering, Expression: "a.example/"}
+	canaryMalware := lookup.Threat{Type: lookup.Malware, Attributes: []lookup.ThreatAttribute{lookup.Canary}}
+	frameOnly := lookup.Threat{Type: lookup.UnwantedSoftware, Attributes: []lookup.ThreatAttribute{lookup.FrameOnly}}
+	unknown := lookup.Threat{Type: maxThreatType}
+	for _, tt := range []struct {
+		name string
+		urls []string
+		vs   []lookup.Verdict
+	}{
+		// Nothing unsafe.
+		{"safe", []string{"a", "b"}, []lookup.Verdict{{}, {}}},
+		// None asked.
+		{"empty", nil, nil},
+		// The unsafe URLs only, in order; each type once, in the order of
+		// the threats.
+		{"unsafe", []string{"u1", "s", "u2"}, []lookup.Verdict{
+			{Threats: []lookup.Threat{social, malware, social}}, {}, {Threats: []lookup.Threat{frameOnly}}}},
+		// A type all of whose threats are canaries is left out, and so is a
+		// URL with no other.
+		{"canary", []string{"c", "m"}, []lookup.Verdict{
+			{Threats: []lookup.Threat{canaryMalware}}, {Threats: []lookup.Threat{canaryMalware, malware}}}},
+		// A type sbserver does not know is left out.
+		{"unknown type", []string{"x"}, []lookup.Verdict{{Threats: []lookup.Threat{unknown}}}},
+		// URLs are escaped as encoding/json escapes them.
+		{"escaped", []string{"http://a.example/?q=<script>&x=\"\u2028"}, []lookup.Verdict{{Threats: []lookup.Threat{malware}}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			reply := searchReply{CacheDuration: "1.500s"}
+			for i, v := range tt.vs {
+				if types := threatTypes(v); len(types) > 0 {
+					reply.Threats = append(reply.Threats, threatURL{URL: tt.urls[i], ThreatTypes: types})
+				}
+			}
+			var want strings.Builder
+			if err := json.NewEncoder(&want).Encode(reply); err != nil {
+				t.Fatal(err)
+			}
+			if got := appendSearchReply(nil, tt.urls, tt.vs, "1.500s"); string(got) != want.String() {
+				t.Errorf("got  %s\nwant %s", got, want.String())
+			}
+		})
+	}
+}

@@ -62,6 +62,9 @@ type server struct {
 	reg      *prometheus.Registry
 	metrics  *requestMetrics
 	routes   map[string]*route
+	// cacheDuration is o.CacheDuration in JSON, as the drop-in replies
+	// give it.
+	cacheDuration string
 }
 
 // A route is one endpoint.
@@ -81,7 +84,8 @@ func newServer(c *lookup.Client, o options) *server {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &server{c: c, o: o, loopback: o.Addr == "" || checkLoopback(o.Addr) == nil, keys: newKeySet(o.ClientKeys)}
+	s := &server{c: c, o: o, loopback: o.Addr == "" || checkLoopback(o.Addr) == nil, keys: newKeySet(o.ClientKeys),
+		cacheDuration: durationJSON(o.CacheDuration)}
 	s.routes = map[string]*route{
 		"/v5/urls:lookup":        {name: "urls:lookup", methods: "POST", serve: s.lookup},
 		"/v5/urls:search":        {name: "urls:search", methods: "GET", shape: googleErrors, serve: s.search},
