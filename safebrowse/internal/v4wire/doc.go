@@ -81,11 +81,11 @@
 // object, by either of its names (compared without regard to case, as
 // encoding/json matches them), is an error, as in protobuf's parsers; a
 // name of an enum the package does not know is read as -1; null is the
-// field's default. The input must be one JSON object, with nothing after
-// it, nested at most 64 deep, with at most 64 keys an object, and at most
-// one object or string in an array per 16 bytes, plus 32: a JSON reader
-// allocates at most 40 bytes a byte of input, encoding/json's copies
-// included.
+// field's default. The input must be one JSON object in UTF-8, with
+// nothing after it, nested at most 64 deep, with at most 64 keys an
+// object, and at most one object or string in an array per 16 bytes, plus
+// 32: a JSON reader allocates at most 40 bytes a byte of input,
+// encoding/json's copies included.
 //
 // # Decisions
 //

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
 )
 
 // Every reader of the package has a fuzz target here, seeded from
@@ -439,12 +441,17 @@ func FuzzParseSearchUrisRequestQuery(f *testing.F) {
 	})
 }
 
-// FuzzParseReq: a $req read is what EncodeReq's value reads back.
+// FuzzParseReq: a $req read is what EncodeReq's value reads back; and the
+// JSON readers' base64 decoder agrees with v5wire.DecodeBytes.
 func FuzzParseReq(f *testing.F) {
 	for _, s := range []string{"CgA=", "CgA", "-_8=", "+/8", "+_8", "A", "AQ=A"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		want, werr := v5wire.DecodeBytes(s)
+		if got, err := decodeBase64([]byte(s)); (err == nil) != (werr == nil) || err == nil && !bytes.Equal(got, want) {
+			t.Fatalf("decodeBase64(%q) = %x, %v; DecodeBytes: %x, %v", s, got, err, want, werr)
+		}
 		b, err := ParseReq(map[string][]string{ReqParam: {s}})
 		if err != nil {
 			return

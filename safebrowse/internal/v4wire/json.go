@@ -6,12 +6,14 @@ package v4wire
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
@@ -30,16 +32,36 @@ func (b *jbytes) UnmarshalJSON(data []byte) error {
 	if string(data) == "null" {
 		return nil
 	}
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
-		return err
+	s := data
+	if len(data) < 2 || data[0] != '"' || bytes.IndexByte(data, '\\') >= 0 {
+		// Escapes, which base64 does not need but JSON allows.
+		var u string
+		if err := json.Unmarshal(data, &u); err != nil {
+			return err
+		}
+		s = []byte(u)
+	} else {
+		s = data[1 : len(data)-1]
 	}
-	v, err := v5wire.DecodeBytes(s)
+	v, err := decodeBase64(s)
 	if err != nil {
-		return fmt.Errorf("bytes %s are not base64", inputerr.Quote(s))
+		return fmt.Errorf("bytes %s are not base64", quoteBytes(s))
 	}
 	*b = v
 	return nil
+}
+
+// decodeBase64 decodes s as [v5wire.DecodeBytes] does, from a byte slice:
+// standard or URL-safe base64, padded or not.
+func decodeBase64(s []byte) ([]byte, error) {
+	t := bytes.TrimRight(s, "=")
+	enc := base64.RawStdEncoding
+	if bytes.ContainsAny(t, "-_") {
+		enc = base64.RawURLEncoding
+	}
+	dst := make([]byte, enc.DecodedLen(len(t)))
+	n, err := enc.Decode(dst, t)
+	return dst[:n], err
 }
 
 // jint32 is an int32 field: written as a number, read from a number or a
@@ -206,8 +228,13 @@ var (
 )
 
 // decodeJSON reads one JSON object, with nothing after it, into v, after
-// normalizing its keys.
+// normalizing its keys. The JSON must be UTF-8, as protobuf's parsers
+// require: encoding/json would read invalid bytes as U+FFFD, and a URL so
+// changed is not the one the client asked about.
 func decodeJSON(data []byte, v any) error {
+	if !utf8.Valid(data) {
+		return errors.New("JSON is not UTF-8")
+	}
 	data, err := normalize(data)
 	if err != nil {
 		return err

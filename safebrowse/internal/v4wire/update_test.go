@@ -116,6 +116,8 @@ func TestFetchRequestJSON(t *testing.T) {
 		// The proto names, URL-safe unpadded bytes, int32s as strings,
 		// enums by number.
 		{"proto names", `{"client":{"client_id":"gapi","client_version":"1"},"list_update_requests":[{"threat_type":2,"platform_type":"WINDOWS","state":"-_8","constraints":{"max_update_entries":"2048","max_database_entries":4096,"region":"US","supported_compressions":[1,"RICE"],"language":"en","device_location":"US"},"threat_entry_type":"URL"}]}`, want, false},
+		// Escapes in a bytes field and in a key.
+		{"escapes", `{"list\u005fupdate_requests":[{"state":"\u002b\/8="}]}`, FetchThreatListUpdatesRequest{ListUpdateRequests: []ListUpdateRequest{{State: []byte{0xfb, 0xff}}}}, false},
 		// An unknown key is skipped; an unknown enum name is read as -1.
 		{"unknown", `{"listUpdateRequests":[{"threatType":"NEW_TYPE","futureField":{"a":[1]}}]}`, FetchThreatListUpdatesRequest{ListUpdateRequests: []ListUpdateRequest{{ThreatType: -1}}}, false},
 		// A field under both its names.
@@ -128,6 +130,8 @@ func TestFetchRequestJSON(t *testing.T) {
 		{"array", `[]`, FetchThreatListUpdatesRequest{}, true},
 		// Something after the object.
 		{"trailing", `{}{}`, FetchThreatListUpdatesRequest{}, true},
+		// A string that is not UTF-8.
+		{"not UTF-8", "{\"client\":{\"clientId\":\"\xff\"}}", FetchThreatListUpdatesRequest{}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
