@@ -11,8 +11,8 @@ import (
 	"testing"
 )
 
-// TestOnlyOwner: of the module's packages, only v5wire's non-test files
-// import protowire.
+// TestOnlyOwner: of the module's packages, only v5wire's and v4wire's
+// non-test files import protowire: each owns its API's messages.
 func TestOnlyOwner(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list over the module")
@@ -31,7 +31,10 @@ func TestOnlyOwner(t *testing.T) {
 			}
 		}
 	}
-	want := []string{"github.com/urlspec/urlspec/safebrowse/internal/v5wire"}
+	want := []string{
+		"github.com/urlspec/urlspec/safebrowse/internal/v4wire",
+		"github.com/urlspec/urlspec/safebrowse/internal/v5wire",
+	}
 	if !reflect.DeepEqual(importers, want) {
 		t.Errorf("protowire imported by %q; want %q", importers, want)
 	}
