@@ -13,7 +13,7 @@ import (
 // verdictClient returns a ready Local List client whose server lists
 // evil.example/ (two details, one with an attribute) and canary.example/
 // (a canary), with both prefixes cached once urls has been looked up.
-func verdictClient(t *testing.T) (*Client, []string) {
+func verdictClient(t testing.TB) (*Client, []string) {
 	t.Helper()
 	s := newTestServer(t)
 	s.add("evil.example/", detailMsg(SocialEngineering), detailMsg(Malware, FrameOnly))
@@ -115,5 +115,19 @@ func TestLookupAllAllocs(t *testing.T) {
 				t.Errorf("LookupAll of %d URLs: %v allocations, want at most %v", len(tt.in), n, tt.want)
 			}
 		})
+	}
+}
+
+// BenchmarkLookupAll measures a LookupAll of 20 URLs that the cache and
+// the local lists answer, four of them unsafe.
+func BenchmarkLookupAll(b *testing.B) {
+	c, urls := verdictClient(b)
+	safe := []string{"http://good.example/page", "http://a.b.example.org/1/2.html?param=1", "https://x.example/"}
+	in := append(slices.Repeat(safe, 6)[:16], urls[:4]...)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.LookupAll(bg, in); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
