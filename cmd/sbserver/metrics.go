@@ -7,6 +7,7 @@ package main
 import (
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -19,11 +20,38 @@ import (
 type requestMetrics struct {
 	requests *prometheus.CounterVec   // sbserver_requests_total{endpoint,code}
 	duration *prometheus.HistogramVec // sbserver_request_duration_seconds{endpoint}
+	other    *endpointMetrics         // the requests of no route
 }
 
-func (m *requestMetrics) observe(endpoint string, code int, d time.Duration) {
-	m.requests.WithLabelValues(endpoint, strconv.Itoa(code)).Inc()
-	m.duration.WithLabelValues(endpoint).Observe(d.Seconds())
+// endpointMetrics are one endpoint's series. Its duration and its count
+// of 200s are looked up once, at their first use, which is when
+// WithLabelValues would have made them: a request costs no lookup by
+// label unless its status is not 200.
+type endpointMetrics struct {
+	m        *requestMetrics
+	name     string
+	ok       func() prometheus.Counter  // requests{name, "200"}
+	duration func() prometheus.Observer // duration{name}
+}
+
+// endpoint returns the series of the endpoint name.
+func (m *requestMetrics) endpoint(name string) *endpointMetrics {
+	return &endpointMetrics{
+		m:        m,
+		name:     name,
+		ok:       sync.OnceValue(func() prometheus.Counter { return m.requests.WithLabelValues(name, "200") }),
+		duration: sync.OnceValue(func() prometheus.Observer { return m.duration.WithLabelValues(name) }),
+	}
+}
+
+// observe counts one request, answered with code after d.
+func (e *endpointMetrics) observe(code int, d time.Duration) {
+	if code == http.StatusOK {
+		e.ok().Inc()
+	} else {
+		e.m.requests.WithLabelValues(e.name, strconv.Itoa(code)).Inc()
+	}
+	e.duration().Observe(d.Seconds())
 }
 
 // newRegistry returns the registry of s's metrics: the requests, the
@@ -42,6 +70,7 @@ func newRegistry(s *server) (*prometheus.Registry, *requestMetrics) {
 			Buckets: prometheus.DefBuckets,
 		}, []string{"endpoint"}),
 	}
+	m.other = m.endpoint("other")
 	reg.MustRegister(m.requests, m.duration,
 		&clientCollector{stats: func() statsSnapshot { return s.snapshot() }, s: s},
 		collectors.NewGoCollector(),

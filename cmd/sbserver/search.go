@@ -99,7 +99,11 @@ func appendSearchReply(b []byte, urls []string, vs []lookup.Verdict, cacheDurati
 // not be checked, with Retry-After while the client backs off, and
 // returns false; or returns every verdict.
 func (s *server) checkAll(w http.ResponseWriter, r *http.Request, urls []string, field string) ([]lookup.Verdict, bool) {
-	vs, errs, whole := s.check(r, urls, nil)
+	vs, err := s.c.LookupAll(r.Context(), urls)
+	if err == nil {
+		return vs, true // every URL checked: no error to split
+	}
+	errs, whole := perURLErrors(err, len(urls))
 	if whole != nil {
 		s.fail(w, googleErrors, http.StatusServiceUnavailable, whole)
 		return nil, false

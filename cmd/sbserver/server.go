@@ -74,6 +74,7 @@ type route struct {
 	shape   errorShape
 	open    bool // needs no client key: the probes
 	serve   func(w http.ResponseWriter, r *http.Request)
+	metrics *endpointMetrics // the series of name
 }
 
 // newServer returns the server of c.
@@ -100,6 +101,9 @@ func newServer(c *lookup.Client, o options) *server {
 	}
 	s.reg, s.metrics = newRegistry(s)
 	s.routes["/metrics"].serve = s.metricsHandler()
+	for _, rt := range s.routes {
+		rt.metrics = s.metrics.endpoint(rt.name)
+	}
 	return s
 }
 
@@ -111,11 +115,11 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rt := s.routeOf(r.URL.Path)
 	rec := &recorder{ResponseWriter: w, code: http.StatusOK}
 	s.serve(rec, r, rt)
-	name := "other"
+	m := s.metrics.other
 	if rt != nil {
-		name = rt.name
+		m = rt.metrics
 	}
-	s.metrics.observe(name, rec.code, time.Since(start))
+	m.observe(rec.code, time.Since(start))
 }
 
 func (s *server) serve(w http.ResponseWriter, r *http.Request, rt *route) {

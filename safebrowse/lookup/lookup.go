@@ -10,6 +10,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/urlspec/urlspec/safebrowse"
@@ -26,6 +27,14 @@ type query struct {
 	need    uint64                            // bit i: hashes[i]'s prefix goes to hashes:search
 	hit     bool                              // the cache alone makes the URL unsafe
 	local   bool                              // Local List step 2 ran
+}
+
+// reset zeroes q, as cheaply as it can: q sets entries only below
+// len(hashes), so the others are zero still. Every field of query is
+// zeroed here.
+func (q *query) reset() {
+	clear(q.entries[:len(q.hashes)])
+	q.hashes, q.need, q.hit, q.local = nil, 0, false, false
 }
 
 // localMiss reports whether the local lists answered SAFE, with no request.
@@ -94,6 +103,9 @@ func (c *Client) lookup(ctx context.Context, rawURL string) (Verdict, error) {
 // entry per URL: the error of each URL that could not be checked, nil for
 // the others. Before the lists are loaded, every URL gets an empty verdict
 // and an error that is an [ErrNotReady]; after Close, [ErrClosed].
+//
+// The verdicts are the caller's: no two share memory, and the Client keeps
+// none of it.
 func (c *Client) LookupAll(ctx context.Context, rawURLs []string) ([]Verdict, error) {
 	c.stats.lookups.Add(uint64(len(rawURLs)))
 	out := make([]Verdict, len(rawURLs))
@@ -105,66 +117,125 @@ func (c *Client) LookupAll(ctx context.Context, rawURLs []string) ([]Verdict, er
 		}
 		return out, batchError(errs)
 	}
-	qs := make([]query, len(rawURLs))
-	errs := make([]error, len(rawURLs))
+	b := getBatch(len(rawURLs))
+	defer putBatch(b)
+	qs := b.qs
+	var errs []error // made at the first error
+	fail := func(i int, err error) {
+		if errs == nil {
+			errs = make([]error, len(rawURLs))
+		}
+		errs[i] = err
+	}
 	var prefixes []uint32
 	seen := make(map[uint32]bool)
 	for i, raw := range rawURLs {
-		hashes, err := safebrowse.Hashes(raw)
+		// The hashes of every URL lie end to end in b.hashes. A query
+		// keeps its own slice, which stays valid when a later append
+		// moves b.hashes: hashes are never changed once appended.
+		start := len(b.hashes)
+		hashes, err := safebrowse.AppendHashes(b.hashes, raw)
 		if err != nil {
-			errs[i] = &invalidURLError{err}
+			fail(i, &invalidURLError{err})
 			continue
 		}
+		b.hashes = hashes
 		q := &qs[i]
-		q.hashes = hashes
+		q.hashes = hashes[start:len(hashes):len(hashes)]
 		c.plan(q)
-		if q.hit {
+		if q.hit || q.need == 0 {
 			continue
 		}
-		for _, p := range q.appendNeeded(nil) {
+		var pbuf [safebrowse.MaxExpressions]uint32
+		for _, p := range q.appendNeeded(pbuf[:0]) {
 			if !seen[p] {
 				seen[p] = true
 				prefixes = append(prefixes, p)
 			}
 		}
 	}
-	// Step 3, in requests of at most MaxSearchPrefixes.
-	replies := make(map[uint32]*entry, len(prefixes))
-	failed := make(map[uint32]error)
-	for i, r := range c.searchAll(ctx, prefixes) {
-		if r.err != nil {
-			failed[prefixes[i]] = r.err
-		} else {
-			replies[prefixes[i]] = r.e
+	if len(prefixes) > 0 {
+		// Step 3, in requests of at most MaxSearchPrefixes.
+		replies := make(map[uint32]*entry, len(prefixes))
+		failed := make(map[uint32]error)
+		for i, r := range c.searchAll(ctx, prefixes) {
+			if r.err != nil {
+				failed[prefixes[i]] = r.err
+			} else {
+				replies[prefixes[i]] = r.e
+			}
 		}
-	}
-	// Step 4.
-	for i := range qs {
-		q := &qs[i]
-		if q.hashes == nil {
-			continue
-		}
-		if !q.hit {
+		// Step 4.
+		for i := range qs {
+			q := &qs[i]
+			if q.hit || q.need == 0 {
+				continue
+			}
 			q.fill(replies)
 			for j := range q.hashes {
 				if q.need&(1<<j) == 0 {
 					continue
 				}
 				if err := failed[prefixOf(&q.hashes[j])]; err != nil {
-					errs[i] = err
+					fail(i, err)
 					break
 				}
 			}
 		}
-		out[i] = q.verdict(rawURLs[i])
-		if q.localMiss() {
+	}
+	verdicts(out, qs, rawURLs)
+	for i := range qs {
+		if qs[i].localMiss() {
 			c.stats.localMisses.Add(1)
 		}
 	}
 	for i := range out {
-		c.stats.countVerdict(&out[i], errs[i])
+		var err error
+		if errs != nil {
+			err = errs[i]
+		}
+		c.stats.countVerdict(&out[i], err)
+	}
+	if errs == nil {
+		return out, nil
 	}
 	return out, batchError(errs)
+}
+
+// A batch is the working memory of one LookupAll: the query of each URL
+// and their hashes. Batches are pooled, so that a LookupAll allocates only
+// what it returns. Nothing in a batch reaches a Verdict.
+type batch struct {
+	qs     []query
+	hashes []safebrowse.Hash
+}
+
+// maxPooledURLs bounds what the pool keeps: a batch that has held more
+// URLs, or their hashes, is dropped when its LookupAll returns, so that a
+// pooled batch holds at most maxPooledURLs queries and
+// maxPooledURLs×MaxExpressions hashes (about 80 KB).
+const maxPooledURLs = 64
+
+var batches = sync.Pool{New: func() any { return new(batch) }}
+
+// getBatch returns a batch of n zero queries and no hashes.
+func getBatch(n int) *batch {
+	b := batches.Get().(*batch)
+	b.qs = slices.Grow(b.qs[:0], n)[:n]
+	b.hashes = b.hashes[:0]
+	return b
+}
+
+// putBatch zeroes the queries of b, so that it keeps no cache entry alive,
+// and returns it to the pool unless it has grown past maxPooledURLs.
+func putBatch(b *batch) {
+	for i := range b.qs {
+		b.qs[i].reset()
+	}
+	if cap(b.qs) > maxPooledURLs || cap(b.hashes) > maxPooledURLs*safebrowse.MaxExpressions {
+		return
+	}
+	batches.Put(b)
 }
 
 // plan takes the steps of the client's procedure that need no request:
@@ -290,10 +361,44 @@ func (q *query) fill(reply map[uint32]*entry) {
 }
 
 // verdict returns the threats the entries of q give: for each hash, in
-// expression order, each valid detail of the same full hash.
+// expression order, each valid detail of the same full hash. Its Threats
+// and their Attributes lie in two arrays of its own.
 func (q *query) verdict(rawURL string) Verdict {
-	var v Verdict
-	var exprs []string
+	nt, na := q.count()
+	if nt == 0 {
+		return Verdict{}
+	}
+	threats, _ := q.appendThreats(make([]Threat, 0, nt), make([]ThreatAttribute, 0, na), rawURL)
+	return Verdict{Threats: threats}
+}
+
+// verdicts sets vs[i] to the verdict of qs[i], the query of rawURLs[i], as
+// verdict gives it. The Threats of all the verdicts lie in one array, and
+// their Attributes in another, both allocated here, each verdict's slices
+// capped at its own part: no verdict aliases another's, and an append to
+// one copies it.
+func verdicts(vs []Verdict, qs []query, rawURLs []string) {
+	nt, na := 0, 0
+	for i := range qs {
+		t, a := qs[i].count()
+		nt, na = nt+t, na+a
+	}
+	if nt == 0 {
+		return
+	}
+	threats, attrs := make([]Threat, 0, nt), make([]ThreatAttribute, 0, na)
+	for i := range qs {
+		if t, _ := qs[i].count(); t == 0 {
+			continue
+		}
+		start := len(threats)
+		threats, attrs = qs[i].appendThreats(threats, attrs, rawURLs[i])
+		vs[i].Threats = threats[start:len(threats):len(threats)]
+	}
+}
+
+// count returns the threats of q's verdict and their attributes.
+func (q *query) count() (threats, attrs int) {
 	for i := range q.hashes {
 		e := q.entries[i]
 		if e == nil {
@@ -303,18 +408,69 @@ func (q *query) verdict(rawURL string) Verdict {
 			if fh.hash != q.hashes[i] {
 				continue
 			}
-			if exprs == nil {
-				var err error
-				if exprs, err = safebrowse.Expressions(rawURL); err != nil || len(exprs) != len(q.hashes) {
-					exprs = make([]string, len(q.hashes)) // cannot happen: the hashes came from rawURL
-				}
-			}
+			threats += len(fh.details)
 			for _, d := range fh.details {
-				v.Threats = append(v.Threats, Threat{Type: d.typ, Attributes: slices.Clone(d.attrs), Expression: exprs[i]})
+				attrs += len(d.attrs)
 			}
 		}
 	}
-	return v
+	return threats, attrs
+}
+
+// appendThreats appends the threats of q's verdict to threats, and their
+// attributes to attrs: each Threat's Attributes is its part of attrs,
+// capped, or nil when it has none. Each Expression is a substring of
+// rawURL's canonical form, made once for the URL.
+func (q *query) appendThreats(threats []Threat, attrs []ThreatAttribute, rawURL string) ([]Threat, []ThreatAttribute) {
+	var exprs [safebrowse.MaxExpressions]string
+	parsed := false
+	for i := range q.hashes {
+		e := q.entries[i]
+		if e == nil {
+			continue
+		}
+		for _, fh := range e.hashes {
+			if fh.hash != q.hashes[i] {
+				continue
+			}
+			if !parsed {
+				parsed = true
+				expressions(&exprs, rawURL, len(q.hashes))
+			}
+			for _, d := range fh.details {
+				t := Threat{Type: d.typ, Expression: exprs[i]}
+				if len(d.attrs) > 0 {
+					a := len(attrs)
+					attrs = append(attrs, d.attrs...)
+					t.Attributes = attrs[a:len(attrs):len(attrs)]
+				}
+				threats = append(threats, t)
+			}
+		}
+	}
+	return threats, attrs
+}
+
+// expressions sets exprs to the n expressions of rawURL, in the order of
+// its hashes, all substrings of one string. It leaves them all empty if
+// rawURL has not n expressions, which cannot happen: its n hashes came
+// from it.
+func expressions(exprs *[safebrowse.MaxExpressions]string, rawURL string, n int) {
+	u, err := safebrowse.Parse(rawURL)
+	if err != nil {
+		return
+	}
+	k := 0
+	for e := range u.Expressions(safebrowse.HostsV5) {
+		if k == len(exprs) {
+			break
+		}
+		exprs[k] = e
+		k++
+	}
+	if k != n {
+		clear(exprs[:])
+	}
 }
 
 // maxURL bounds the length of a request URL: a search for more prefixes
