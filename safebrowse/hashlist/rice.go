@@ -35,10 +35,17 @@ func (s *riceStream) check(w int) error {
 	if s.first.bitLen() > 8*w {
 		return fmt.Errorf("first value overflows %d bits", 8*w)
 	}
+	lo, hi := riceRange(w)
+	return s.checkCount(lo, hi)
+}
+
+// checkCount is the part of [riceStream.check] that the big- and
+// little-endian streams share: when entries_count is positive, k must
+// lie in lo–hi and the data must hold at least k+1 bits per entry.
+func (s *riceStream) checkCount(lo, hi int) error {
 	if s.count == 0 {
 		return nil // k is ignored: the stream is its first value alone
 	}
-	lo, hi := riceRange(w)
 	if s.k < int64(lo) || s.k > int64(hi) {
 		return fmt.Errorf("rice_parameter %d outside %d–%d", s.k, lo, hi)
 	}
