@@ -137,10 +137,18 @@ func (old *setState) apply(d *Diff, maxLen int) (*setState, error) {
 	if len(d.Version) > 0 {
 		next.version = bytes.Clone(d.Version)
 	}
+	done := false
 	if !d.Reset && nAdd == 0 && nRem == 0 {
 		// A version-only diff: the entries stay as they are.
 		next.sum, next.four, next.long, next.ends = old.sum, old.four, old.long, old.ends
-	} else {
+		done = true
+	} else if d.Reset && len(d.Raw) == 0 && d.Rice != nil {
+		var err error
+		if done, err = next.resetRice(&addS); err != nil {
+			return nil, newError(ErrCorrupt, old.name, err.Error())
+		}
+	}
+	if !done {
 		rem, err := removals(d, &remS, oldN)
 		if err != nil {
 			return nil, newError(ErrCorrupt, old.name, err.Error())
@@ -178,7 +186,7 @@ func removals(d *Diff, s *riceStream, oldN int) ([]uint32, error) {
 	var rice []uint32
 	if d.RiceRemovals != nil {
 		var err error
-		if rice, err = decodeValues(s, nil); err != nil {
+		if rice, err = decodeValues(s); err != nil {
 			return nil, fmt.Errorf("riceIndices: %w", err)
 		}
 		if last := rice[len(rice)-1]; int64(last) >= int64(oldN) {
@@ -202,10 +210,9 @@ func removals(d *Diff, s *riceStream, oldN int) ([]uint32, error) {
 
 // addSet is the additions of a Diff, decoded.
 type addSet struct {
-	le   []uint32   // riceHashes' values, little-endian, ascending, counted by sw
-	sw   swapSorter // le's counts, for its sort into byte order
-	raw4 []uint32   // the raw 4-byte additions, big-endian, ascending
-	long [][]byte   // the longer additions, in byte order
+	le   []uint32 // riceHashes' values, little-endian, ascending
+	raw4 []uint32 // the raw 4-byte additions, big-endian, ascending
+	long [][]byte // the longer additions, in byte order
 }
 
 // additions returns the additions of d, the longer ones aliasing d. s is
@@ -215,7 +222,7 @@ func additions(d *Diff, s *riceStream) (*addSet, error) {
 	a := new(addSet)
 	if d.Rice != nil {
 		var err error
-		if a.le, err = decodeValues(s, &a.sw); err != nil {
+		if a.le, err = decodeValues(s); err != nil {
 			return nil, fmt.Errorf("riceHashes: %w", err)
 		}
 	}
@@ -250,7 +257,7 @@ func (a *addSet) fours() ([]uint32, error) {
 	four := a.raw4
 	if a.le != nil {
 		be := make([]uint32, len(a.le))
-		a.sw.sort(be, a.le, nil)
+		swapSort(be, a.le)
 		four = be
 		if len(a.raw4) > 0 {
 			four = mergeValues(be, a.raw4)
@@ -334,16 +341,6 @@ func (a *adds) take(long []byte) {
 // that is a prefix of the next.
 func (next *setState) build(keep *setState, rem []uint32, add *addSet) error {
 	var out setSink
-	if keep.n() == 0 && len(add.raw4) == 0 && len(add.long) == 0 && add.le != nil {
-		// A RESET of Rice-coded 4-byte prefixes alone, as Web Risk sends
-		// most lists: each bucket of the sort into byte order goes to the
-		// index and the hash as soon as it is sorted, while in cache.
-		out.init(len(add.le), 0, 0)
-		be := make([]uint32, len(add.le))
-		add.sw.sort(be, add.le, out.addRun)
-		out.finish(next)
-		return nil
-	}
 	add4, err := add.fours()
 	if err != nil {
 		return err
@@ -401,6 +398,33 @@ func (next *setState) build(keep *setState, rem []uint32, add *addSet) error {
 	out.addRun(a.four[a.p:])
 	out.finish(next)
 	return nil
+}
+
+// resetRice fills next with the prefixes of s, the checked stream of a
+// RESET whose additions are Rice-coded 4-byte prefixes alone, as Web
+// Risk sends most lists, in one pass: the decoder's chunks go, while in
+// cache, to a [slackSorter], and each of its sorted runs to the index
+// and the hash, while in cache. It returns false, having changed
+// nothing, when the prefixes are too unevenly spread for the sorter
+// (a hostile list): build then takes them through the exact sort.
+func (next *setState) resetRice(s *riceStream) (bool, error) {
+	n := int(s.count) + 1
+	w := newSlackSorter(n)
+	if w.buf == nil {
+		return false, nil // build's sort is as good
+	}
+	switch err := newRice32(s).scatterAll(w); err {
+	case nil:
+	case errFull:
+		return false, nil
+	default:
+		return false, fmt.Errorf("riceHashes: %w", err)
+	}
+	var out setSink
+	out.init(n, 0, 0)
+	w.sort(out.addRun)
+	out.finish(next)
+	return true, nil
 }
 
 // entryHex returns an entry in hex, for an error.

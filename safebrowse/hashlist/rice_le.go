@@ -67,19 +67,14 @@ func (r *Rice) stream() (riceStream, error) {
 }
 
 // decodeValues decodes the values of s, a checked stream, ascending,
-// into a new slice, or returns why s is corrupt. When w is not nil, it
-// counts the values for a [swapSorter], a chunk at a time as they are
-// decoded.
-func decodeValues(s *riceStream, w *swapSorter) ([]uint32, error) {
+// into a new slice, or returns why s is corrupt.
+func decodeValues(s *riceStream) ([]uint32, error) {
 	out := make([]uint32, s.count+1)
 	d := newRice32(s)
 	for n := 0; n < len(out); {
-		c := d.fill(out[n:min(n+decodeChunk, len(out))])
+		c := d.fill(out[n:])
 		if c == 0 {
 			break
-		}
-		if w != nil {
-			w.count(out[n : n+c])
 		}
 		n += c
 	}
@@ -89,21 +84,21 @@ func decodeValues(s *riceStream, w *swapSorter) ([]uint32, error) {
 	return out, nil
 }
 
-// decodeChunk is how many values decodeValues decodes at a time: few
-// enough to be counted while in the first level cache.
+// decodeChunk is how many values are decoded at a time where each chunk
+// goes on to a [slackSorter]: few enough to stay in the first level
+// cache.
 const decodeChunk = 4096
 
 // decodePrefixes decodes s, a checked stream of 4-byte prefixes read as
 // little-endian integers, and returns the prefixes read as big-endian
 // integers, ascending: the prefixes in byte order.
 func decodePrefixes(s *riceStream) ([]uint32, error) {
-	var w swapSorter
-	le, err := decodeValues(s, &w)
+	le, err := decodeValues(s)
 	if err != nil {
 		return nil, err
 	}
 	be := make([]uint32, len(le))
-	w.sort(be, le, nil)
+	swapSort(be, le)
 	return be, nil
 }
 
@@ -136,7 +131,7 @@ func (r *Rice) Indices() ([]uint32, error) {
 	s, err := r.stream()
 	var vals []uint32
 	if err == nil {
-		vals, err = decodeValues(&s, nil)
+		vals, err = decodeValues(&s)
 	}
 	if err != nil {
 		return nil, wrapError(ErrCorrupt, "", fmt.Errorf("riceIndices: %w", err))
@@ -157,6 +152,9 @@ func RiceHashes(prefixes []byte, k int) (Rice, error) {
 	if len(prefixes)%4 != 0 || len(prefixes) == 0 {
 		return Rice{}, newError(ErrMessage, "", fmt.Sprintf("%d bytes are not one or more 4-byte prefixes", len(prefixes)))
 	}
+	if r, ok, err := riceHashesSorted(prefixes, k); ok || err != nil {
+		return r, err
+	}
 	be := make([]uint32, len(prefixes)/4)
 	for i := range be {
 		be[i] = binary.BigEndian.Uint32(prefixes[4*i:])
@@ -172,6 +170,57 @@ func RiceHashes(prefixes []byte, k int) (Rice, error) {
 	le := make([]uint32, len(be))
 	swapSort(le, be)
 	return riceOf(le, k)
+}
+
+// riceHashesSorted is RiceHashes in one pass for prefixes in byte order,
+// as a list gives them: each chunk of prefixes is checked and goes,
+// while in cache, to a [slackSorter], and each of its sorted runs is
+// coded while in cache. ok is false, and nothing is done, when the
+// prefixes are not in byte order or too unevenly spread for the sorter:
+// RiceHashes then sorts them whole.
+func riceHashesSorted(prefixes []byte, k int) (r Rice, ok bool, err error) {
+	if k != 0 && (k < riceMinKLE || k > riceMaxKLE) {
+		return Rice{}, false, nil // RiceHashes says why
+	}
+	n := len(prefixes) / 4
+	w := newSlackSorter(n)
+	chunk := make([]uint32, min(n, decodeChunk))
+	var prev uint32
+	for i := 0; i < n; i += len(chunk) {
+		c := chunk[:min(len(chunk), n-i)]
+		for j := range c {
+			x := binary.BigEndian.Uint32(prefixes[4*(i+j):])
+			if i+j > 0 && x <= prev {
+				if x == prev {
+					return Rice{}, false, newError(ErrMessage, "", fmt.Sprintf("duplicate prefix %08x", x))
+				}
+				return Rice{}, false, nil
+			}
+			c[j], prev = x, x
+		}
+		if !w.add(c) {
+			return Rice{}, false, nil
+		}
+	}
+	lo, hi := w.bounds()
+	r.First = int64(lo)
+	if n == 1 {
+		return r, true, nil
+	}
+	if k == 0 {
+		k = chooseKLE(hi-lo, n)
+	}
+	r.K, r.Count = int32(k), int32(n-1)
+	rw := newRiceWriter(hi-lo, n, uint(k))
+	last, first := lo, true
+	w.sort(func(run []uint32) {
+		if first {
+			run, first = run[1:], false
+		}
+		last = rw.run(last, run)
+	})
+	r.Data = rw.bytes()
+	return r, true, nil
 }
 
 // RiceIndices encodes removal indices, in any order, as Web Risk's and
@@ -223,55 +272,100 @@ func chooseKLE(span uint32, n int) int {
 
 // encodeRice32 returns the Rice coding, with parameter k (1 to 30), of
 // the differences between consecutive values of vals, ascending and
-// distinct, 32 bits at a time: each entry is ORed into a 64-bit
-// accumulator holding fewer than 32 bits, and every 32 bits are written
-// whole. An entry of more than 32 bits (a long quotient) is written in
-// pieces. The last byte is padded with 0 bits, and no byte follows it.
+// distinct ([riceWriter]). The last byte is padded with 0 bits, and no
+// byte follows it.
 func encodeRice32(vals []uint32, k uint) []byte {
-	n := len(vals) - 1
+	w := newRiceWriter(vals[len(vals)-1]-vals[0], len(vals), k)
+	w.run(vals[0], vals[1:])
+	return w.bytes()
+}
+
+// newRiceWriter returns a writer for n values spanning span with
+// parameter k (1 to 30), its buffer as long as their codes can be.
+func newRiceWriter(span uint32, n int, k uint) *riceWriter {
+	k &= 31
 	// The quotients sum to at most the span shifted right by k.
-	size := uint64(vals[n]-vals[0])>>k + uint64(n)*uint64(k+1)
-	out := make([]byte, 0, (size+7)/8+8)
-	mask := uint32(1)<<k - 1
-	var acc uint64 // the bits not yet written, the first lowest
-	var have uint  // how many bits acc holds, < 32 between entries
-	prev := vals[0]
-	for _, v := range vals[1:] {
-		d := v - prev
-		prev = v
-		q := uint(d >> k)
-		if q+1+k <= 32 {
-			// q 1 bits, a 0 bit, then r.
-			acc |= (uint64(1)<<q - 1 | uint64(d&mask)<<(q+1)) << have
-			have += q + 1 + k
-		} else {
-			for ; q >= 16; q -= 16 {
-				acc |= 0xffff << have
-				if have += 16; have >= 32 {
-					out = binary.LittleEndian.AppendUint32(out, uint32(acc))
-					acc >>= 32
-					have -= 32
-				}
-			}
-			acc |= (uint64(1)<<q - 1) << have
-			have += q + 1
-			if have >= 32 {
-				out = binary.LittleEndian.AppendUint32(out, uint32(acc))
-				acc >>= 32
-				have -= 32
-			}
-			acc |= uint64(d&mask) << have
-			have += k
+	size := (uint64(span)>>k + uint64(n-1)*uint64(k+1) + 7) / 8
+	return &riceWriter{out: make([]byte, size+8), k: k, mask: uint64(1)<<k - 1}
+}
+
+// run writes the codes of the differences between prev and vals[0] and
+// between consecutive values of vals, ascending, and returns the last
+// value. The code of an entry (q 1 bits, a 0 bit, the k bits of r) is
+// computed apart, two entries' codes are joined, and the pair is ORed
+// into a 64-bit accumulator above the fewer than 8 bits it holds; the
+// accumulator is stored whole, 8 bytes, and only its whole bytes are
+// counted. So the chain from one entry to the next, through the
+// accumulator, is a few operations every two entries, with no branch on
+// how many bits it holds. An entry of more than 56 bits (a long
+// quotient) is written in pieces.
+func (w *riceWriter) run(prev uint32, vals []uint32) uint32 {
+	k := w.k & 31
+	i := 0
+	for ; i+1 < len(vals); i += 2 {
+		d1, d2 := uint64(vals[i]-prev), uint64(vals[i+1]-vals[i])
+		prev = vals[i+1]
+		q1, q2 := uint(d1>>k), uint(d2>>k)
+		n1, n2 := q1+1+k, q2+1+k
+		if n1+n2 > 56 {
+			w.entry(d1)
+			w.entry(d2)
+			continue
 		}
-		if have >= 32 {
-			out = binary.LittleEndian.AppendUint32(out, uint32(acc))
-			acc >>= 32
-			have -= 32
-		}
+		c1 := uint64(1)<<(q1&63) - 1 | (d1&w.mask)<<((q1+1)&63)
+		c2 := uint64(1)<<(q2&63) - 1 | (d2&w.mask)<<((q2+1)&63)
+		w.acc |= (c1 | c2<<(n1&63)) << (w.have & 63)
+		w.have += n1 + n2
+		w.put()
 	}
-	for ; have > 0; have -= min(have, 8) {
-		out = append(out, byte(acc))
-		acc >>= 8
+	if i < len(vals) {
+		w.entry(uint64(vals[i] - prev))
+		prev = vals[i]
 	}
-	return out
+	return prev
+}
+
+// bytes returns the codes written, the last byte padded with 0 bits.
+func (w *riceWriter) bytes() []byte {
+	at := w.at
+	if w.have > 0 {
+		at++
+	}
+	return w.out[:at:at]
+}
+
+// riceWriter writes Rice codes into out, which has 8 bytes of room past
+// the last byte of the codes.
+type riceWriter struct {
+	out  []byte
+	k    uint
+	mask uint64
+	acc  uint64 // the bits not yet counted, the first lowest
+	have uint   // how many bits acc holds, < 8 between entries
+	at   uint   // the next byte of out to write
+}
+
+// put stores acc at out[at:] and counts its whole bytes.
+func (w *riceWriter) put() {
+	binary.LittleEndian.PutUint64(w.out[w.at:], w.acc)
+	whole := w.have >> 3
+	w.at += whole
+	w.acc >>= (whole * 8) & 63
+	w.have &= 7
+}
+
+// entry writes the code of the difference d, in pieces when long.
+func (w *riceWriter) entry(d uint64) {
+	q := uint(d >> w.k)
+	for ; q > 48; q -= 48 {
+		w.acc |= (1<<48 - 1) << (w.have & 63)
+		w.have += 48
+		w.put()
+	}
+	w.acc |= (uint64(1)<<q - 1) << (w.have & 63)
+	w.have += q + 1
+	w.put()
+	w.acc |= (d & w.mask) << (w.have & 63)
+	w.have += w.k
+	w.put()
 }

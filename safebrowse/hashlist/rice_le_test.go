@@ -171,6 +171,7 @@ func TestRiceLEStreams(t *testing.T) {
 	if raceEnabled {
 		count = 300
 	}
+	scattered := 0
 	for i := range count {
 		k := int32(2 + r.IntN(27))
 		n := r.IntN(3000)
@@ -209,6 +210,38 @@ func TestRiceLEStreams(t *testing.T) {
 		if (err != nil) != (wantErr != nil) || err == nil && !bytes.Equal(h, slowPrefixes(want)) {
 			t.Fatalf("k %d n %d: Hashes gave %d bytes, err %v; want %d values, err %v", k, n, len(h), err, len(want), wantErr)
 		}
+		// The decoder that stores each value in its bucket as it goes,
+		// as a RESET takes them.
+		s, err := in.stream()
+		if err != nil {
+			continue
+		}
+		sc := newSlackSorter(n + 1)
+		if sc.buf == nil {
+			continue
+		}
+		err = newRice32(&s).scatterAll(sc)
+		if err == errFull {
+			continue // too uneven for the buckets: the caller sorts exactly
+		}
+		if (err != nil) != (wantErr != nil) {
+			t.Fatalf("k %d n %d: scatterAll err %v; want %v", k, n, err, wantErr)
+		}
+		scattered++
+		if err == nil {
+			var got []byte
+			sc.sort(func(run []uint32) {
+				for _, v := range run {
+					got = binary.BigEndian.AppendUint32(got, v)
+				}
+			})
+			if !bytes.Equal(got, slowPrefixes(want)) {
+				t.Fatalf("k %d n %d: scatterAll gives other prefixes", k, n)
+			}
+		}
+	}
+	if scattered < count/3 {
+		t.Errorf("scatterAll ran on %d streams of %d", scattered, count)
 	}
 }
 
@@ -234,6 +267,15 @@ func TestRiceHashesEncode(t *testing.T) {
 				got, err := RiceHashes(prefixes, k)
 				if err != nil {
 					t.Fatal(err)
+				}
+				// The same prefixes in byte order take the one-pass path,
+				// and give the same message.
+				sorted, err := RiceHashes(sortHashes(prefixes, 4), k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if sorted.First != got.First || sorted.K != got.K || sorted.Count != got.Count || !bytes.Equal(sorted.Data, got.Data) {
+					t.Fatalf("prefixes in byte order give another message")
 				}
 				vals, err := slowRiceLE(got.First, got.K, got.Count, got.Data)
 				if err != nil {
@@ -304,8 +346,9 @@ func TestRiceEncodeErrors(t *testing.T) {
 		{"no prefixes", []byte{}, nil, 0},
 		// Not whole 4-byte prefixes.
 		{"length", []byte{1, 2, 3, 4, 5}, nil, 0},
-		// A duplicate prefix.
-		{"duplicate prefix", []byte{1, 2, 3, 4, 1, 2, 3, 4}, nil, 0},
+		// A duplicate prefix, out of order and in order.
+		{"duplicate prefix", []byte{5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8}, nil, 0},
+		{"duplicate sorted prefix", []byte{1, 2, 3, 4, 1, 2, 3, 4}, nil, 0},
 		// k outside 2–28.
 		{"k 1", []byte{1, 2, 3, 4}, nil, 1},
 		{"k 29", []byte{1, 2, 3, 4}, nil, 29},
@@ -394,4 +437,40 @@ func FuzzRiceLE(f *testing.F) {
 			t.Fatalf("re-encoded hashes decode to %x, %v", back, err)
 		}
 	})
+}
+
+// TestEncodeRice32 checks encodeRice32 against the bit-at-a-time writer
+// of v5's encoder on values whose gaps make codes of every length, long
+// quotients included, for every k.
+func TestEncodeRice32(t *testing.T) {
+	r := rand.New(rand.NewPCG(34, 55))
+	for k := uint(1); k <= 30; k++ {
+		for _, n := range []int{2, 3, 4, 9, 200} {
+			vals := make([]uint32, n)
+			v := uint64(r.IntN(1 << 8))
+			for i := range vals {
+				vals[i] = uint32(v)
+				gap := uint64(1) << k * 2
+				if r.IntN(4) == 0 {
+					gap <<= 6 + r.IntN(10) // quotients of 64 to 2^16
+				}
+				v += 1 + r.Uint64N(gap)
+				if v >= 1<<32 {
+					vals = vals[:i+1]
+					break
+				}
+			}
+			be := make([]byte, 0, 4*len(vals))
+			for _, x := range vals {
+				be = binary.BigEndian.AppendUint32(be, x)
+			}
+			if len(vals) < 2 {
+				continue
+			}
+			_, want := encodeRice(be, 4, int(k))
+			if got := encodeRice32(vals, k); !bytes.Equal(got, want) {
+				t.Fatalf("k %d, %d values: encodeRice32 gives %x; want %x", k, len(vals), got, want)
+			}
+		}
+	}
 }

@@ -32,11 +32,11 @@ func TestSwapSort(t *testing.T) {
 		// Few distinct low bytes, dense high bytes.
 		{"narrow", func() uint32 { return r.Uint32()&0x00ff0003 | 0x40000000 }},
 	}
-	for _, min := range []int{1 << 12, 1} {
+	for _, lo := range []int{1 << 12, 1} {
 		for _, g := range gens {
 			for _, n := range []int{0, 1, 2, 63, 64, 65, 500, 5000, 70000} {
-				t.Run(fmt.Sprintf("min %d %s %d", min, g.name, n), func(t *testing.T) {
-					swapSortMin = min
+				t.Run(fmt.Sprintf("min %d %s %d", lo, g.name, n), func(t *testing.T) {
+					swapSortMin = lo
 					defer func() { swapSortMin = 1 << 12 }()
 					// n values, sorted; fewer where they repeat.
 					src := make([]uint32, n)
@@ -51,16 +51,30 @@ func TestSwapSort(t *testing.T) {
 						want[i] = bits.ReverseBytes32(x)
 					}
 					slices.Sort(want)
-					var w swapSorter
-					w.count(src)
 					dst := make([]uint32, len(src))
-					var runs []uint32
-					w.sort(dst, src, func(run []uint32) { runs = append(runs, run...) })
+					swapSort(dst, slices.Clone(src))
 					if !slices.Equal(dst, want) {
-						t.Fatalf("dst is not the values swapped and sorted")
+						t.Fatalf("swapSort: dst is not the values swapped and sorted")
 					}
-					if !slices.Equal(runs, dst) && len(dst) > 0 {
-						t.Fatalf("the runs are not dst in order")
+					// The slack sorter, in chunks of 1,000.
+					w := newSlackSorter(len(src))
+					fits := true
+					for i := 0; i < len(src) && fits; i += 1000 {
+						fits = w.add(src[i:min(len(src), i+1000)])
+					}
+					if fits {
+						var runs []uint32
+						w.sort(func(run []uint32) { runs = append(runs, run...) })
+						if !slices.Equal(runs, want) && len(want) > 0 {
+							t.Fatalf("slackSorter: the runs are not the values swapped and sorted")
+						}
+						if len(want) > 0 {
+							if lo, hi := w.bounds(); lo != want[0] || hi != want[len(want)-1] {
+								t.Fatalf("bounds = %#x, %#x; want %#x, %#x", lo, hi, want[0], want[len(want)-1])
+							}
+						}
+					} else if g.name == "random" {
+						t.Fatalf("slackSorter: random values fill a bucket")
 					}
 					// And back: swapping the sorted values again gives
 					// the input.

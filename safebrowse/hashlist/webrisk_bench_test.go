@@ -7,6 +7,7 @@ package hashlist
 import (
 	"crypto/sha256"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -33,59 +34,101 @@ func benchWebRisk(tb testing.TB) *Diff {
 	return &benchWR.diff
 }
 
+// alternate runs f and g b.N times each, in pairs, f first in one pair
+// and g first in the next, so that a busy machine slows both alike, and
+// reports for each its median wall time per op (fname+"-ns",
+// gname+"-ns") and the median of the pairs' ratios of f to g (ratio).
+// With the goroutine locked to its thread, it also reports the ratio of
+// the two's total thread CPU time ("cpu-"+ratio), which other processes
+// on the machine do not inflate.
+func alternate(b *testing.B, fname, gname, ratio string, f, g func()) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var tf, tg []float64
+	var cf, cg time.Duration
+	cpuOK := true
+	timed := func(h func()) (time.Duration, time.Duration) {
+		c0, ok0 := threadCPU()
+		t0 := time.Now()
+		h()
+		d := time.Since(t0)
+		c1, ok1 := threadCPU()
+		cpuOK = cpuOK && ok0 && ok1
+		return d, c1 - c0
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		var df, dg, xf, xg time.Duration
+		if i%2 == 0 {
+			df, xf = timed(f)
+			dg, xg = timed(g)
+		} else {
+			dg, xg = timed(g)
+			df, xf = timed(f)
+		}
+		i++
+		tf, tg = append(tf, float64(df)), append(tg, float64(dg))
+		cf, cg = cf+xf, cg+xg
+	}
+	ratios := make([]float64, len(tf))
+	for j := range tf {
+		ratios[j] = tf[j] / tg[j]
+	}
+	b.ReportMetric(median(tf), fname+"-ns")
+	b.ReportMetric(median(tg), gname+"-ns")
+	b.ReportMetric(median(ratios), ratio)
+	if cpuOK && cg > 0 {
+		b.ReportMetric(float64(cf)/float64(cg), "cpu-"+ratio)
+	}
+}
+
+// median returns the median of v, which it sorts.
+func median(v []float64) float64 {
+	slices.Sort(v)
+	if len(v) == 0 {
+		return 0
+	}
+	return v[len(v)/2]
+}
+
 // BenchmarkApplyWebRisk compares a full update of the 1M list in Web
 // Risk's form (decode, byte-swap, sort, build, verify) with v5's
-// (BenchmarkApplyFull without its floor), interleaved in one run, an op
-// being one of each, so that a busy machine slows both alike. It reports
-// each one's ns and their ratio, "x-v5".
+// (BenchmarkApplyFull's apply), alternated in one run. It reports each
+// one's median ns and the median of their ratios, "x-v5".
 func BenchmarkApplyWebRisk(b *testing.B) {
 	d := benchWebRisk(b)
-	var tw, tv time.Duration
-	b.ReportAllocs()
-	for b.Loop() {
-		start := time.Now()
+	alternate(b, "webrisk", "v5", "x-v5", func() {
 		s, _ := NewPrefixSet("MALWARE")
 		if err := s.Apply(d, 0); err != nil {
 			b.Fatal(err)
 		}
-		mid := time.Now()
+	}, func() {
 		l, _ := New("se-4b")
 		if err := l.Apply(bench.msg); err != nil {
 			b.Fatal(err)
 		}
-		tw += mid.Sub(start)
-		tv += time.Since(mid)
-	}
-	b.ReportMetric(float64(tw.Nanoseconds())/float64(b.N), "webrisk-ns")
-	b.ReportMetric(float64(tv.Nanoseconds())/float64(b.N), "v5-ns")
-	b.ReportMetric(float64(tw)/float64(tv), "x-v5")
+	})
 }
 
 // BenchmarkEncodeV4Full compares building a full v4 (or Web Risk) update
 // of the 1M list from its prefixes in byte order, as [PrefixSet.All]
-// and [List.All] give them (swap, sort, Rice-code, and the checksum of
-// the list) with its floor, SHA-256 over the 4 MB list, interleaved in
-// one run. It reports each one's ns and their ratio, "x-sha256".
+// and [List.All] give them (swap, sort, Rice-code, and the SHA-256
+// checksum of the list), with its floor, SHA-256 over the 4 MB list,
+// alternated in one run. It reports each one's median ns and the median
+// of their ratios, "x-sha256".
 func BenchmarkEncodeV4Full(b *testing.B) {
 	benchList(b)
-	var te, ts time.Duration
-	b.ReportAllocs()
-	for b.Loop() {
-		start := time.Now()
+	alternate(b, "encode", "sha256", "x-sha256", func() {
 		r, err := RiceHashes(bench.sorted, 0)
 		if err != nil {
 			b.Fatal(err)
 		}
 		sinkSum = sha256.Sum256(bench.sorted)
 		sinkInt = len(r.Data)
-		mid := time.Now()
+	}, func() {
 		sinkSum = sha256.Sum256(bench.sorted)
-		te += mid.Sub(start)
-		ts += time.Since(mid)
-	}
-	b.ReportMetric(float64(te.Nanoseconds())/float64(b.N), "encode-ns")
-	b.ReportMetric(float64(ts.Nanoseconds())/float64(b.N), "sha256-ns")
-	b.ReportMetric(float64(te)/float64(ts), "x-sha256")
+	})
 }
 
 // BenchmarkSwapSort measures the byte-swapping sort of the 1M list alone,
