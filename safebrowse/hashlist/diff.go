@@ -513,8 +513,14 @@ func (o *setSink) finish(st *setState) {
 	st.sum = four.sum
 	st.four = four
 	if len(o.ends) > 0 {
-		st.long = slices.Clip(o.long)
-		st.ends = slices.Clip(o.ends)
+		// Do not keep the room left by removals.
+		st.long, st.ends = o.long, o.ends
+		if cap(o.long)-len(o.long) > len(o.long)/4 {
+			st.long = slices.Clone(o.long)
+		}
+		if cap(o.ends)-len(o.ends) > len(o.ends)/4 {
+			st.ends = slices.Clone(o.ends)
+		}
 	}
 }
 

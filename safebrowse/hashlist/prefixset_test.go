@@ -76,6 +76,32 @@ func TestPrefixSetZero(t *testing.T) {
 	}
 }
 
+// TestDiffFirst (decision w8): a DIFF to a set that has had no update
+// applies to the empty set; its removals are out of range.
+func TestDiffFirst(t *testing.T) {
+	tests := []struct {
+		name    string
+		rem     []uint32
+		wantErr error
+	}{
+		// Additions alone.
+		{"additions", nil, nil},
+		// A removal: no entry to remove.
+		{"removal", []uint32{0}, ErrCorrupt},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, _ := NewPrefixSet("MALWARE")
+			d := diffOf(t, false, []string{"01020304", "0a0b0c0d0e"}, tt.rem, true)
+			sum := sha256.Sum256([]byte(strings.Join(unhex([]string{"01020304", "0a0b0c0d0e"}), "")))
+			d.Checksum, d.Version = sum[:], []byte("v1")
+			if err := s.Apply(&d, 0); !errors.Is(err, tt.wantErr) || (err == nil) != (tt.wantErr == nil) {
+				t.Fatalf("Apply = %v; want %v", err, tt.wantErr)
+			}
+		})
+	}
+}
+
 // TestMatch: an entry matches on its whole length only, and Match returns
 // that entry as a slice of the hash.
 func TestMatch(t *testing.T) {

@@ -84,10 +84,9 @@ func decodeValues(s *riceStream) ([]uint32, error) {
 	return out, nil
 }
 
-// decodeChunk is how many values are decoded at a time where each chunk
-// goes on to a [slackSorter]: few enough to stay in the first level
-// cache.
-const decodeChunk = 4096
+// sortChunk is how many values the encoder hands a [slackSorter] at a
+// time: few enough to stay in the first level cache.
+const sortChunk = 4096
 
 // decodePrefixes decodes s, a checked stream of 4-byte prefixes read as
 // little-endian integers, and returns the prefixes read as big-endian
@@ -184,7 +183,7 @@ func riceHashesSorted(prefixes []byte, k int) (r Rice, ok bool, err error) {
 	}
 	n := len(prefixes) / 4
 	w := newSlackSorter(n)
-	chunk := make([]uint32, min(n, decodeChunk))
+	chunk := make([]uint32, min(n, sortChunk))
 	var prev uint32
 	for i := 0; i < n; i += len(chunk) {
 		c := chunk[:min(len(chunk), n-i)]
