@@ -142,9 +142,9 @@ func (old *setState) apply(d *Diff, maxLen int) (*setState, error) {
 		// A version-only diff: the entries stay as they are.
 		next.sum, next.four, next.long, next.ends = old.sum, old.four, old.long, old.ends
 		done = true
-	} else if d.Reset && len(d.Raw) == 0 && d.Rice != nil {
+	} else if d.Reset && d.Rice != nil && !hasRaw4(d) {
 		var err error
-		if done, err = next.resetRice(&addS); err != nil {
+		if done, err = next.resetRice(d, &addS); err != nil {
 			return nil, newError(ErrCorrupt, old.name, err.Error())
 		}
 	}
@@ -227,27 +227,52 @@ func additions(d *Diff, s *riceStream) (*addSet, error) {
 		}
 	}
 	for _, g := range d.Raw {
-		w := int(g.PrefixSize)
-		for i := 0; i < len(g.Hashes); i += w {
-			if w == 4 {
+		if g.PrefixSize == 4 {
+			for i := 0; i < len(g.Hashes); i += 4 {
 				a.raw4 = append(a.raw4, binary.BigEndian.Uint32(g.Hashes[i:]))
-			} else {
-				a.long = append(a.long, g.Hashes[i:i+w:i+w])
 			}
 		}
 	}
 	if !slices.IsSorted(a.raw4) {
 		slices.Sort(a.raw4)
 	}
-	if !slices.IsSortedFunc(a.long, bytes.Compare) {
-		slices.SortFunc(a.long, bytes.Compare)
-	}
-	for i := 1; i < len(a.long); i++ {
-		if bytes.Equal(a.long[i], a.long[i-1]) {
-			return nil, fmt.Errorf("addition %x given twice", a.long[i])
-		}
+	var err error
+	if a.long, err = longAdditions(d); err != nil {
+		return nil, err
 	}
 	return a, nil
+}
+
+// hasRaw4 reports whether d has raw 4-byte additions.
+func hasRaw4(d *Diff) bool {
+	for _, g := range d.Raw {
+		if g.PrefixSize == 4 && len(g.Hashes) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// longAdditions returns the raw additions of d longer than 4 bytes, in
+// byte order, aliasing d. One given twice is corrupt (decision w3).
+func longAdditions(d *Diff) ([][]byte, error) {
+	var long [][]byte
+	for _, g := range d.Raw {
+		if w := int(g.PrefixSize); w > 4 {
+			for i := 0; i < len(g.Hashes); i += w {
+				long = append(long, g.Hashes[i:i+w:i+w])
+			}
+		}
+	}
+	if !slices.IsSortedFunc(long, bytes.Compare) {
+		slices.SortFunc(long, bytes.Compare)
+	}
+	for i := 1; i < len(long); i++ {
+		if bytes.Equal(long[i], long[i-1]) {
+			return nil, fmt.Errorf("addition %x given twice", long[i])
+		}
+	}
+	return long, nil
 }
 
 // fours returns the 4-byte additions, big-endian, ascending: those of
@@ -400,18 +425,24 @@ func (next *setState) build(keep *setState, rem []uint32, add *addSet) error {
 	return nil
 }
 
-// resetRice fills next with the prefixes of s, the checked stream of a
-// RESET whose additions are Rice-coded 4-byte prefixes alone, as Web
-// Risk sends most lists, in one pass: the decoder's chunks go, while in
-// cache, to a [slackSorter], and each of its sorted runs to the index
-// and the hash, while in cache. It returns false, having changed
-// nothing, when the prefixes are too unevenly spread for the sorter
-// (a hostile list): build then takes them through the exact sort.
-func (next *setState) resetRice(s *riceStream) (bool, error) {
+// resetRice fills next with the entries of a RESET whose 4-byte
+// additions are Rice-coded (s, checked) and its longer ones raw, as Web
+// Risk sends most lists, in one pass: the decoder stores each prefix in
+// its bucket of a [slackSorter] as it decodes it, and each bucket, once
+// sorted, goes to the index and the hash while in cache, the longer
+// entries where they fall among them. It returns false, having changed
+// nothing, when the list is short or its prefixes too unevenly spread
+// for the sorter (a hostile list): build then takes them through the
+// exact sort.
+func (next *setState) resetRice(d *Diff, s *riceStream) (bool, error) {
 	n := int(s.count) + 1
 	w := newSlackSorter(n)
 	if w.buf == nil {
 		return false, nil // build's sort is as good
+	}
+	long, err := longAdditions(d)
+	if err != nil {
+		return false, err
 	}
 	switch err := newRice32(s).scatterAll(w); err {
 	case nil:
@@ -420,9 +451,37 @@ func (next *setState) resetRice(s *riceStream) (bool, error) {
 	default:
 		return false, fmt.Errorf("riceHashes: %w", err)
 	}
+	longBytes := 0
+	for _, e := range long {
+		longBytes += len(e)
+	}
 	var out setSink
-	out.init(n, 0, 0)
-	w.sort(out.addRun)
+	out.init(n, len(long), longBytes)
+	q, ok := 0, true
+	w.sort(func(run []uint32) {
+		// The longer entries that fall in or before this run: each after
+		// the 4-byte ones up to its first 4 bytes.
+		for ok && q < len(long) {
+			k := binary.BigEndian.Uint32(long[q])
+			j := sort.Search(len(run), func(i int) bool { return run[i] > k })
+			if j == len(run) {
+				break
+			}
+			out.addRun(run[:j])
+			run = run[j:]
+			ok = out.addLong(long[q])
+			q++
+		}
+		if ok {
+			out.addRun(run)
+		}
+	})
+	for ; ok && q < len(long); q++ {
+		ok = out.addLong(long[q])
+	}
+	if !ok {
+		return false, out.bad
+	}
 	out.finish(next)
 	return true, nil
 }

@@ -126,12 +126,19 @@ func unhex(hexes []string) []string {
 	return out
 }
 
-// newStartSet returns a set holding startSet at version "v0", with
-// indexMin as given (1: the 4-byte part in an index).
+// setForms sets indexMin, and swapSortMin when lo is below it, to lo, so
+// that small sets take the index and the sorts' buckets (lo = 1), or
+// neither (lo = 1<<16); it returns what restores them.
+func setForms(lo int) func() {
+	indexMin, swapSortMin = lo, min(lo, 1<<12)
+	return func() { indexMin, swapSortMin = 1<<16, 1<<12 }
+}
+
+// newStartSet returns a set holding startSet at version "v0", built
+// with setForms(min).
 func newStartSet(t testing.TB, min int) *PrefixSet {
 	t.Helper()
-	indexMin = min
-	defer func() { indexMin = 1 << 16 }()
+	defer setForms(min)()
 	s, _ := NewPrefixSet("MALWARE")
 	d := diffOf(t, true, startSet, nil, true)
 	sum := sha256.Sum256([]byte(strings.Join(unhex(startSet), "")))
@@ -284,9 +291,9 @@ func TestApplyDiff(t *testing.T) {
 					tt.edit(&d)
 				}
 				model, modelErr := modelApply(unhex(startSet), &d, tt.maxLen)
-				indexMin = min
+				restore := setForms(min)
 				err := s.Apply(&d, tt.maxLen)
-				indexMin = 1 << 16
+				restore()
 				if !errors.Is(err, tt.wantErr) || (tt.wantErr == nil) != (err == nil) {
 					t.Fatalf("Apply = %v; want %v", err, tt.wantErr)
 				}
@@ -403,9 +410,9 @@ func FuzzApplyDiff(f *testing.F) {
 		want, wantErr := modelApply(unhex(startSet), &d, int(maxLen))
 		for _, min := range []int{1 << 16, 1} {
 			s := newStartSet(t, min)
-			indexMin = min
+			restore := setForms(min)
 			err := s.Apply(&d, int(maxLen))
-			indexMin = 1 << 16
+			restore()
 			if (err == nil) != (wantErr == nil) || wantErr != nil && !errors.Is(err, wantErr) {
 				t.Fatalf("indexMin %d: Apply = %v; the model says %v", min, err, wantErr)
 			}

@@ -220,7 +220,7 @@ func ExampleRice_Hashes() {
 	// 0c4c93ad
 	// 567ff66f
 	// ce6f3181
-	// hashlist: corrupt message: riceHashes: rice_parameter 29 outside 2–28
+	// hashlist: corrupt message: riceHashes: riceParameter 29 outside 2–28
 }
 
 func ExampleRice_Indices() {

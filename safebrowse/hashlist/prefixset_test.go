@@ -212,8 +212,7 @@ func TestApplyDiffRounds(t *testing.T) {
 	for _, min := range []int{1 << 16, 64} {
 		for _, rice := range []bool{true, false} {
 			t.Run(fmt.Sprintf("indexMin %d rice %v", min, rice), func(t *testing.T) {
-				indexMin = min
-				defer func() { indexMin = 1 << 16 }()
+				defer setForms(min)()
 				r := rand.New(rand.NewPCG(uint64(min), 77))
 				s, _ := NewPrefixSet("SOCIAL_ENGINEERING")
 				var model []string
@@ -256,6 +255,49 @@ func TestApplyDiffRounds(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestResetUneven: a RESET whose prefixes fill a bucket of the one-pass
+// sort (all start with one byte, as no random list does) is sorted by
+// the exact sort instead, with the same result; so is one with a longer
+// entry given twice, which is corrupt.
+func TestResetUneven(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	var entries []string
+	seen := map[string]bool{}
+	for len(entries) < 6000 {
+		b := []byte{0x42, byte(r.Uint32()), byte(r.Uint32()), byte(r.Uint32())}
+		if len(entries)%100 == 0 {
+			b = append(b, 0x99, byte(r.Uint32())) // a longer entry now and then
+		}
+		if !seen[string(b[:4])] {
+			seen[string(b[:4])] = true
+			entries = append(entries, string(b))
+		}
+	}
+	slices.Sort(entries)
+	var adds [][]byte
+	for _, e := range entries {
+		adds = append(adds, []byte(e))
+	}
+	d, err := NewDiff(adds, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(strings.Join(entries, "")))
+	d.Reset, d.Version, d.Checksum = true, []byte("v1"), sum[:]
+	s, _ := NewPrefixSet("MALWARE")
+	if err := s.Apply(&d, 0); err != nil {
+		t.Fatal(err)
+	}
+	checkSet(t, s, entries, "v1")
+	// And with a longer entry given twice.
+	d.Raw = append(d.Raw, RawHashes{PrefixSize: int32(len(d.Raw[0].Hashes[:d.Raw[0].PrefixSize])), Hashes: d.Raw[0].Hashes[:d.Raw[0].PrefixSize]})
+	d.Version = []byte("v2")
+	if err := s.Apply(&d, 0); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Apply = %v; want ErrCorrupt", err)
+	}
+	checkSet(t, s, entries, "v1")
 }
 
 // TestApplyDiffAlloc: a huge entryCount over a few bytes, or counts that

@@ -63,8 +63,10 @@ func (r *Rice) stream() (riceStream, error) {
 		return s, fmt.Errorf("entryCount %d is negative", s.count)
 	}
 	s.first = u256{3: uint64(r.First)}
-	return s, s.checkCount(riceMinKLE, riceMaxKLE)
+	return s, s.checkCount(riceMinKLE, riceMaxKLE, &leFields)
 }
+
+var leFields = riceFields{"riceParameter", "entryCount", "encodedData"}
 
 // decodeValues decodes the values of s, a checked stream, ascending,
 // into a new slice, or returns why s is corrupt.
@@ -150,6 +152,9 @@ func (r *Rice) Indices() ([]uint32, error) {
 func RiceHashes(prefixes []byte, k int) (Rice, error) {
 	if len(prefixes)%4 != 0 || len(prefixes) == 0 {
 		return Rice{}, newError(ErrMessage, "", fmt.Sprintf("%d bytes are not one or more 4-byte prefixes", len(prefixes)))
+	}
+	if n := len(prefixes) / 4; n-1 > math.MaxInt32 {
+		return Rice{}, newError(ErrMessage, "", fmt.Sprintf("%d prefixes: entryCount is an int32", n))
 	}
 	if r, ok, err := riceHashesSorted(prefixes, k); ok || err != nil {
 		return r, err

@@ -5,6 +5,7 @@
 package hashlist
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"runtime"
 	"slices"
@@ -13,15 +14,19 @@ import (
 	"time"
 )
 
-// The Web Risk benchmark list: the million prefixes of the v5 benchmark
-// list, as a RESET whose 4-byte additions are Rice-coded little-endian,
-// with the k the encoder chooses (12).
+// The Web Risk benchmark lists, RESETs whose 4-byte additions are
+// Rice-coded little-endian, with the k the encoder chooses (12): diff
+// holds the million prefixes of the v5 benchmark list, and mixed the
+// same with one in 200 lengthened to 8 bytes (a raw group of 5,000), as
+// a Web Risk list is mostly 4 bytes long.
 var benchWR struct {
-	once sync.Once
-	diff Diff
+	once  sync.Once
+	diff  Diff
+	mixed Diff
 }
 
-func benchWebRisk(tb testing.TB) *Diff {
+// benchWebRisk returns the Web Risk benchmark lists.
+func benchWebRisk(tb testing.TB) (diff, mixed *Diff) {
 	benchList(tb)
 	benchWR.once.Do(func() {
 		r, err := RiceHashes(bench.sorted, 0)
@@ -30,8 +35,27 @@ func benchWebRisk(tb testing.TB) *Diff {
 		}
 		sum := sha256.Sum256(bench.sorted)
 		benchWR.diff = Diff{Reset: true, Rice: &r, Version: []byte("v1"), Checksum: sum[:]}
+
+		var four, long, all []byte
+		for i := 0; i < len(bench.sorted); i += 4 {
+			p := bench.sorted[i : i+4]
+			if i/4%200 == 0 {
+				e := append(bytes.Clone(p), 0xab, 0xcd, 0xef, byte(i))
+				long = append(long, e...)
+				all = append(all, e...)
+				continue
+			}
+			four = append(four, p...)
+			all = append(all, p...)
+		}
+		rm, err := RiceHashes(four, 0)
+		if err != nil {
+			panic(err)
+		}
+		sumAll := sha256.Sum256(all)
+		benchWR.mixed = Diff{Reset: true, Rice: &rm, Raw: []RawHashes{{PrefixSize: 8, Hashes: long}}, Version: []byte("v1"), Checksum: sumAll[:]}
 	})
-	return &benchWR.diff
+	return &benchWR.diff, &benchWR.mixed
 }
 
 // alternate runs f and g b.N times each, in pairs, f first in one pair
@@ -93,11 +117,13 @@ func median(v []float64) float64 {
 }
 
 // BenchmarkApplyWebRisk compares a full update of the 1M list in Web
-// Risk's form (decode, byte-swap, sort, build, verify) with v5's
-// (BenchmarkApplyFull's apply), alternated in one run. It reports each
-// one's median ns and the median of their ratios, "x-v5".
+// Risk's form, mostly 4-byte prefixes Rice-coded little-endian and 0.5%
+// of 8 bytes, raw (decode, byte-swap, sort, build, verify), with v5's
+// (BenchmarkApplyFull's apply, 1M 4-byte prefixes), alternated in one
+// run. It reports each one's median ns and the median of their ratios,
+// "x-v5".
 func BenchmarkApplyWebRisk(b *testing.B) {
-	d := benchWebRisk(b)
+	_, d := benchWebRisk(b)
 	alternate(b, "webrisk", "v5", "x-v5", func() {
 		s, _ := NewPrefixSet("MALWARE")
 		if err := s.Apply(d, 0); err != nil {
@@ -157,7 +183,7 @@ func BenchmarkMemoryWebRisk(b *testing.B) {
 // setBytesPerPrefix returns the heap growth, after GC, of holding the 1M
 // list as a PrefixSet.
 func setBytesPerPrefix(tb testing.TB) float64 {
-	d := benchWebRisk(tb)
+	d, _ := benchWebRisk(tb)
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
