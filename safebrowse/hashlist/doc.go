@@ -209,7 +209,7 @@
 // of the pairs' ratios; thread CPU time alike). Building a full update
 // from a list's prefixes in byte order (reverse, sort, code, and the
 // list's SHA-256) takes 3.8× the time of SHA-256 over the 4 MB list
-// (BenchmarkEncodeV4Full, alternated likewise); the encoder codes two
+// (BenchmarkEncodeV4Full, alternated likewise); the encoder codes three
 // entries at a step, with no branch on the bits it holds. A partial
 // update merges the old entries, the removals and the additions in one
 // pass.

@@ -86,10 +86,6 @@ func decodeValues(s *riceStream) ([]uint32, error) {
 	return out, nil
 }
 
-// sortChunk is how many values the encoder hands a [slackSorter] at a
-// time: few enough to stay in the first level cache.
-const sortChunk = 4096
-
 // decodePrefixes decodes s, a checked stream of 4-byte prefixes read as
 // little-endian integers, and returns the prefixes read as big-endian
 // integers, ascending: the prefixes in byte order.
@@ -177,9 +173,8 @@ func RiceHashes(prefixes []byte, k int) (Rice, error) {
 }
 
 // riceHashesSorted is RiceHashes in one pass for prefixes in byte order,
-// as a list gives them: each chunk of prefixes is checked and goes,
-// while in cache, to a [slackSorter], and each of its sorted runs is
-// coded while in cache. ok is false, and nothing is done, when the
+// as a list gives them: each prefix is checked and goes to its bucket of
+// a [slackSorter], and each of its sorted runs is coded while in cache. ok is false, and nothing is done, when the
 // prefixes are not in byte order or too unevenly spread for the sorter:
 // RiceHashes then sorts them whole.
 func riceHashesSorted(prefixes []byte, k int) (r Rice, ok bool, err error) {
@@ -188,23 +183,8 @@ func riceHashesSorted(prefixes []byte, k int) (r Rice, ok bool, err error) {
 	}
 	n := len(prefixes) / 4
 	w := newSlackSorter(n)
-	chunk := make([]uint32, min(n, sortChunk))
-	var prev uint32
-	for i := 0; i < n; i += len(chunk) {
-		c := chunk[:min(len(chunk), n-i)]
-		for j := range c {
-			x := binary.BigEndian.Uint32(prefixes[4*(i+j):])
-			if i+j > 0 && x <= prev {
-				if x == prev {
-					return Rice{}, false, newError(ErrMessage, "", fmt.Sprintf("duplicate prefix %08x", x))
-				}
-				return Rice{}, false, nil
-			}
-			c[j], prev = x, x
-		}
-		if !w.add(c) {
-			return Rice{}, false, nil
-		}
+	if ok, err := w.addPrefixes(prefixes); !ok || err != nil {
+		return Rice{}, false, err
 	}
 	lo, hi := w.bounds()
 	r.First = int64(lo)
@@ -296,33 +276,35 @@ func newRiceWriter(span uint32, n int, k uint) *riceWriter {
 // run writes the codes of the differences between prev and vals[0] and
 // between consecutive values of vals, ascending, and returns the last
 // value. The code of an entry (q 1 bits, a 0 bit, the k bits of r) is
-// computed apart, two entries' codes are joined, and the pair is ORed
-// into a 64-bit accumulator above the fewer than 8 bits it holds; the
-// accumulator is stored whole, 8 bytes, and only its whole bytes are
-// counted. So the chain from one entry to the next, through the
-// accumulator, is a few operations every two entries, with no branch on
-// how many bits it holds. An entry of more than 56 bits (a long
-// quotient) is written in pieces.
+// computed apart, three entries' codes are joined when they fit 56 bits,
+// and the three are ORed into a 64-bit accumulator above the fewer than
+// 8 bits it holds; the accumulator is stored whole, 8 bytes, and only
+// its whole bytes are counted. So the chain from one entry to the next,
+// through the accumulator, is a few operations every three entries,
+// with no branch on how many bits it holds. Entries that do not fit are
+// written one by one, a long one (a long quotient) in pieces.
 func (w *riceWriter) run(prev uint32, vals []uint32) uint32 {
 	k := w.k & 31
 	i := 0
-	for ; i+1 < len(vals); i += 2 {
-		d1, d2 := uint64(vals[i]-prev), uint64(vals[i+1]-vals[i])
-		prev = vals[i+1]
-		q1, q2 := uint(d1>>k), uint(d2>>k)
-		n1, n2 := q1+1+k, q2+1+k
-		if n1+n2 > 56 {
+	for ; i+2 < len(vals); i += 3 {
+		d1, d2, d3 := uint64(vals[i]-prev), uint64(vals[i+1]-vals[i]), uint64(vals[i+2]-vals[i+1])
+		prev = vals[i+2]
+		q1, q2, q3 := uint(d1>>k), uint(d2>>k), uint(d3>>k)
+		n1, n2, n3 := q1+1+k, q2+1+k, q3+1+k
+		if n1+n2+n3 > 56 {
 			w.entry(d1)
 			w.entry(d2)
+			w.entry(d3)
 			continue
 		}
 		c1 := uint64(1)<<(q1&63) - 1 | (d1&w.mask)<<((q1+1)&63)
 		c2 := uint64(1)<<(q2&63) - 1 | (d2&w.mask)<<((q2+1)&63)
-		w.acc |= (c1 | c2<<(n1&63)) << (w.have & 63)
-		w.have += n1 + n2
+		c3 := uint64(1)<<(q3&63) - 1 | (d3&w.mask)<<((q3+1)&63)
+		w.acc |= (c1 | c2<<(n1&63) | c3<<((n1+n2)&63)) << (w.have & 63)
+		w.have += n1 + n2 + n3
 		w.put()
 	}
-	if i < len(vals) {
+	for ; i < len(vals); i++ {
 		w.entry(uint64(vals[i] - prev))
 		prev = vals[i]
 	}

@@ -5,6 +5,8 @@
 package hashlist
 
 import (
+	"encoding/binary"
+	"fmt"
 	"math"
 	"math/bits"
 	"slices"
@@ -166,6 +168,57 @@ func (w *slackSorter) add(vals []uint32) bool {
 	}
 	w.pos = pos
 	return true
+}
+
+// addPrefixes adds 4-byte prefixes, concatenated, read as big-endian
+// integers (each value's reversal is the prefix read little-endian), and
+// reports whether they were ascending and fit. A prefix equal to the one
+// before is an error wrapping [ErrMessage]; one less than it, or a full
+// bucket, makes it return false, after which the sorter is of no use.
+func (w *slackSorter) addPrefixes(prefixes []byte) (bool, error) {
+	n := len(prefixes) / 4
+	if w.buf == nil {
+		for i := range n {
+			w.small = append(w.small, binary.LittleEndian.Uint32(prefixes[4*i:]))
+		}
+		return ascending(prefixes)
+	}
+	pos, end, buf := w.pos, &w.end, w.buf
+	var prev uint32
+	for i := range n {
+		p4 := prefixes[4*i : 4*i+4 : 4*i+4]
+		x := binary.BigEndian.Uint32(p4)
+		if x <= prev && i > 0 {
+			return ascending(prefixes[:4*i+4])
+		}
+		prev = x
+		y := bits.ReverseBytes32(x)
+		b := y >> 23
+		p := pos[b]
+		if p == end[b] {
+			return false, nil
+		}
+		buf[p] = y
+		pos[b] = p + 1
+	}
+	w.pos = pos
+	return true, nil
+}
+
+// ascending reports whether prefixes, 4-byte prefixes concatenated, are
+// in ascending byte order; two equal ones are an error wrapping
+// [ErrMessage].
+func ascending(prefixes []byte) (bool, error) {
+	for i := 4; i+4 <= len(prefixes); i += 4 {
+		a, x := binary.BigEndian.Uint32(prefixes[i-4:]), binary.BigEndian.Uint32(prefixes[i:])
+		if x == a {
+			return false, newError(ErrMessage, "", fmt.Sprintf("duplicate prefix %08x", x))
+		}
+		if x < a {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // bucket returns bucket b.
