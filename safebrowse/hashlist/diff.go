@@ -440,6 +440,7 @@ func (next *setState) resetRice(d *Diff, s *riceStream) (bool, error) {
 	if w.buf == nil {
 		return false, nil // build's sort is as good
 	}
+	defer w.release()
 	long, err := longAdditions(d)
 	if err != nil {
 		return false, err

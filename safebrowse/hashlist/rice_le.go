@@ -183,6 +183,7 @@ func riceHashesSorted(prefixes []byte, k int) (r Rice, ok bool, err error) {
 	}
 	n := len(prefixes) / 4
 	w := newSlackSorter(n)
+	defer w.release()
 	if ok, err := w.addPrefixes(prefixes); !ok || err != nil {
 		return Rice{}, false, err
 	}

@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // The sort of byte-reversed values: the step between the two orders of a
@@ -113,16 +114,18 @@ func sortBucket(seg, scratch []uint32) {
 	}
 }
 
-// slackSorter is the sort for an input of a known length n that comes in
-// chunks, as a decoder or encoder hands it over: it needs no count
-// beforehand, so the values go from the chunk, while in cache, straight
-// to their buckets, and no array of the whole input is made. Each of the
-// 512 buckets has room for n/512 values, the mean, plus 8 standard
-// deviations and 16: random prefixes, such as the SHA-256 prefixes of a
-// list, never fill one (a chance under 10^-14 a bucket), and an input
-// that does (a hostile one) makes [slackSorter.add] report it, for the
-// caller to take [swapSort] instead. The room costs 18% over the values
-// at a million.
+// slackSorter is the sort for an input of a known length n that comes
+// as a decoder or encoder hands it over: it needs no count beforehand,
+// so each value goes straight to its bucket, and no array of the whole
+// input is made. Each of the 512 buckets has room for n/512 values, the
+// mean, plus 8 standard deviations and 16: random prefixes, such as the
+// SHA-256 prefixes of a list, never fill one (a chance under 10^-14 a
+// bucket), and an input that does (a hostile one) makes
+// [slackSorter.add] report it, for the caller to take [swapSort]
+// instead. The room costs 18% over the values at a million. The buffer
+// is handed on through a sync.Pool ([slackSorter.release]), so that a
+// round of updates, one list after another, allocates it once; the
+// garbage collector empties the pool within two cycles.
 type slackSorter struct {
 	per   int      // room of each bucket
 	pos   [512]int // where the next value of each bucket goes in buf
@@ -138,7 +141,13 @@ func newSlackSorter(n int) *slackSorter {
 	}
 	mean := (n + 511) / 512
 	per := mean + 8*int(math.Sqrt(float64(mean))) + 16
-	w := &slackSorter{per: per, buf: make([]uint32, 512*per)}
+	var buf []uint32
+	if p, _ := slackPool.Get().(*[]uint32); p != nil && cap(*p) >= 512*per {
+		buf = (*p)[:512*per]
+	} else {
+		buf = make([]uint32, 512*per)
+	}
+	w := &slackSorter{per: per, buf: buf}
 	for b := range w.pos {
 		w.pos[b], w.end[b] = b*per, (b+1)*per
 	}
@@ -220,6 +229,20 @@ func ascending(prefixes []byte) (bool, error) {
 	}
 	return true, nil
 }
+
+// release hands the sorter's buffer to the next sorter. The sorter is of
+// no use after.
+func (w *slackSorter) release() {
+	if w.buf != nil {
+		b := w.buf
+		w.buf = nil
+		slackPool.Put(&b)
+	}
+}
+
+// slackPool keeps the buffer of a sorter for the next one, as long as the
+// garbage collector lets it: a round of updates allocates it once.
+var slackPool sync.Pool
 
 // bucket returns bucket b.
 func (w *slackSorter) bucket(b int) []uint32 {
