@@ -182,8 +182,11 @@ type sink4 struct {
 	flat []byte
 	h    hash.Hash // crypto/sha256
 	n    int       // prefixes in buf, not yet added
-	buf  [512]uint32
-	hb   [2048]byte
+	// hashed is how many bytes of flat h has hashed: a flat list is
+	// hashed whole by finish, or first in parts by sync.
+	hashed int
+	buf    [512]uint32
+	hb     [2048]byte
 }
 
 func (s *sink4) init(bound int) {
@@ -236,7 +239,7 @@ func (s *sink4) finish(st *state) {
 	s.flush()
 	if s.ib == nil {
 		st.n = len(s.flat) / 4
-		s.h.Write(s.flat)
+		s.h.Write(s.flat[s.hashed:])
 		if len(s.flat) > 0 {
 			st.flat = s.flat
 		}

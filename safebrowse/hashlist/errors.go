@@ -19,16 +19,17 @@ var (
 	// message's sha256_checksum. The client should drop its version and fetch
 	// the list whole.
 	ErrChecksum = errors.New("hashlist: checksum mismatch")
-	// ErrCorrupt reports a malformed HashList message or Rice stream, or a
-	// corrupt saved list (UnmarshalBinary).
+	// ErrCorrupt reports a malformed HashList message, [Diff] or Rice
+	// stream, or a corrupt saved list or set (UnmarshalBinary).
 	ErrCorrupt = errors.New("hashlist: corrupt message")
 	// ErrName reports a list name without a "-4b", "-8b", "-16b" or "-32b"
-	// suffix or outside a-z, 0-9 and '-' (see [New]), or a message or
-	// saved list whose name is another list's.
+	// suffix or outside a-z, 0-9 and '-' (see [New]), a set name outside
+	// the rule of [NewPrefixSet], or a message or saved list or set whose
+	// name is another's.
 	ErrName = errors.New("hashlist: invalid list name")
-	// ErrMessage reports a [Message] that cannot be encoded: a width or
-	// Rice parameter out of range, additions that are not whole hashes, a
-	// duplicate addition or removal.
+	// ErrMessage reports a [Message], [Rice] or [Diff] that cannot be
+	// encoded: a width or Rice parameter out of range, additions that are
+	// not whole hashes, a duplicate addition or removal.
 	ErrMessage = errors.New("hashlist: invalid message")
 )
 

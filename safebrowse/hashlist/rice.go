@@ -35,15 +35,29 @@ func (s *riceStream) check(w int) error {
 	if s.first.bitLen() > 8*w {
 		return fmt.Errorf("first value overflows %d bits", 8*w)
 	}
+	lo, hi := riceRange(w)
+	return s.checkCount(lo, hi, &v5Fields)
+}
+
+// riceFields names the fields of a Rice message, for errors: v5's
+// RiceDeltaEncoded messages and Web Risk's RiceDeltaEncoding name them
+// apart.
+type riceFields struct{ k, count, data string }
+
+var v5Fields = riceFields{"rice_parameter", "entries_count", "encoded_data"}
+
+// checkCount is the part of [riceStream.check] that the big- and
+// little-endian streams share: when the count is positive, k must lie
+// in lo–hi and the data must hold at least k+1 bits per entry.
+func (s *riceStream) checkCount(lo, hi int, f *riceFields) error {
 	if s.count == 0 {
 		return nil // k is ignored: the stream is its first value alone
 	}
-	lo, hi := riceRange(w)
 	if s.k < int64(lo) || s.k > int64(hi) {
-		return fmt.Errorf("rice_parameter %d outside %d–%d", s.k, lo, hi)
+		return fmt.Errorf("%s %d outside %d–%d", f.k, s.k, lo, hi)
 	}
 	if need := uint64(s.count) * uint64(s.k+1); need > 8*uint64(len(s.data)) {
-		return fmt.Errorf("entries_count %d needs at least %d bits; encoded_data holds %d", s.count, need, 8*len(s.data))
+		return fmt.Errorf("%s %d needs at least %d bits; %s holds %d", f.count, s.count, need, f.data, 8*len(s.data))
 	}
 	return nil
 }
