@@ -258,8 +258,10 @@ func TestBrowser(t *testing.T) {
 		t.Skip("the browser test is slow")
 	}
 	hosts := []string{"www-example-com.cdn.ampproject.org", "evil-com.cdn.ampproject.org", "www.example.com"}
+	// Each subtest has its own server and its own Chromium: in parallel.
 
 	t.Run("allowed", func(t *testing.T) {
+		t.Parallel()
 		bt := newBrowserTest(t, nil)
 		page := "https://www-example-com.cdn.ampproject.org/c/s/www.example.com/amp.html"
 		got := results(t, bt.runChromium(t, chromium, page, hosts...))
@@ -316,6 +318,7 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("refused", func(t *testing.T) {
+		t.Parallel()
 		bt := newBrowserTest(t, nil)
 		page := "https://evil-com.cdn.ampproject.org/c/s/evil.com/amp.html"
 		got := results(t, bt.runChromium(t, chromium, page, hosts...))
@@ -349,6 +352,7 @@ func TestBrowser(t *testing.T) {
 	// removed after the middleware set it. The browser must refuse the
 	// credentialed responses, which shows that the test above can fail.
 	t.Run("control without credentials header", func(t *testing.T) {
+		t.Parallel()
 		bt := newBrowserTest(t, func(next http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Del("Access-Control-Allow-Credentials")

@@ -157,17 +157,20 @@ func newServer(tb testing.TB, opts ...cachetest.Option) *cachetest.Server {
 	return s
 }
 
-// origins runs f with the publisher given both ways: as a handler, and as
-// the base URL of a server on loopback.
+// origins runs f with the publisher given both ways, in parallel: as a
+// handler, and as the base URL of a server on loopback. The servers close
+// when the subtests f starts have ended too.
 func origins(t *testing.T, opts []cachetest.Option, f func(t *testing.T, s *cachetest.Server)) {
 	t.Run("handler", func(t *testing.T) {
+		t.Parallel()
 		f(t, newServer(t, opts...))
 	})
 	t.Run("url", func(t *testing.T) {
+		t.Parallel()
 		o := httptest.NewUnstartedServer(publisher())
 		o.Config.ErrorLog = log.New(io.Discard, "", 0) // the /panic page's stack
 		o.Start()
-		defer o.Close()
+		t.Cleanup(o.Close)
 		h, err := cachetest.OriginURL(o.URL)
 		if err != nil {
 			t.Fatal(err)
@@ -176,7 +179,7 @@ func origins(t *testing.T, opts []cachetest.Option, f func(t *testing.T, s *cach
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer s.Close()
+		t.Cleanup(s.Close)
 		f(t, s)
 	})
 }
@@ -317,8 +320,11 @@ func TestCache(t *testing.T) {
 	opts := []cachetest.Option{cachetest.WithMaxBodySize(1 << 20), cachetest.WithTimeout(2 * time.Second)}
 	origins(t, opts, func(t *testing.T, s *cachetest.Server) {
 		client := noFollow(s)
+		// The requests are independent, and the two that stall wait
+		// for the time bound: in parallel.
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
+				t.Parallel()
 				method := tt.method
 				if method == "" {
 					method = http.MethodGet

@@ -48,7 +48,7 @@ func TestChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	t.Cleanup(s.Close) // after the parallel subtests
 	port := s.URL[strings.LastIndex(s.URL, ":")+1:]
 
 	tests := []struct {
@@ -62,6 +62,7 @@ func TestChromium(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel() // a Chromium each
 			ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 			defer cancel()
 			cmd := exec.CommandContext(ctx, chromium,

@@ -62,6 +62,7 @@ func TestMain(m *testing.M) {
 // TestStatic: the binary the Containerfile copies into an image FROM
 // scratch must need no dynamic loader and no shared library.
 func TestStatic(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("ELF only")
 	}
@@ -200,6 +201,7 @@ func writeKeys(t *testing.T, keys ...string) string {
 // every endpoint, including auth failures and cross-site refusals; then
 // SIGTERM shuts it down with status 0.
 func TestBinary(t *testing.T) {
+	t.Parallel()
 	p := startBinary(t, "-fake", "-addr", "127.0.0.1:0", "-client-keys", writeKeys(t, clientKey), "-log-format", "json")
 	base := "http://" + p.addr
 	const malware = "http://malware.testing.google.test/testing/malware/"
@@ -285,6 +287,7 @@ func TestBinary(t *testing.T) {
 // pointed at the built binary, for urls.search (v5) and threatMatches.find
 // (v4). CI installs Node and the client (.ci/run: npm ci in testdata/node).
 func TestNodeClient(t *testing.T) {
+	t.Parallel()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("no node: install nodejs (CI does), then npm ci in testdata/node")

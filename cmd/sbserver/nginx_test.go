@@ -164,6 +164,7 @@ func startReplica(t *testing.T, up *sbtest.Server) *proc {
 // replicas never gets the whole list again for it; and when one replica
 // stops, no verdict is wrong and the clients go on through the other.
 func TestNginx(t *testing.T) {
+	t.Parallel()
 	nginxPath(t)
 	up := sbtest.NewServer(sbtest.WithTestURLs())
 	t.Cleanup(up.Close)

@@ -20,6 +20,7 @@ import (
 // upstream sees gateway requests and no direct search. /status and /metrics
 // report the key.
 func TestBinaryOHTTP(t *testing.T) {
+	t.Parallel()
 	up := sbtest.NewServer(sbtest.WithTestURLs())
 	defer up.Close()
 	relay := sbtest.NewRelay(up.OHTTPGatewayURL())

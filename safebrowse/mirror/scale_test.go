@@ -189,12 +189,18 @@ func TestFleet(t *testing.T) {
 		}
 		seen[[4]byte(p)] = true
 	}
+	var lists [][][4]byte // the 4-byte lists' prefixes, sorted
+	for _, l := range direct.Lists() {
+		if snap, _ := direct.ListSnapshot(l.Name); l.Name != "gc-32b" {
+			lists = append(lists, chunks4(snap.Hashes))
+		}
+	}
 	for k := range clients {
 		for _, u := range fleetURLs(k) {
 			hs, _ := safebrowse.Hashes(u)
 			for _, h := range hs {
-				for _, l := range direct.Lists() {
-					if snap, _ := direct.ListSnapshot(l.Name); l.Name != "gc-32b" && containsPrefix(snap.Hashes, h[:4]) {
+				for _, prefixes := range lists {
+					if _, ok := slices.BinarySearchFunc(prefixes, [4]byte(h[:4]), compare4); ok {
 						need[[4]byte(h[:4])] = true
 					}
 				}
@@ -234,13 +240,7 @@ func TestFleet(t *testing.T) {
 	}
 }
 
-func containsPrefix(sorted, p []byte) bool {
-	_, ok := slices.BinarySearchFunc(chunks4(sorted), [4]byte(p), func(a, b [4]byte) int {
-		return slices.Compare(a[:], b[:])
-	})
-	return ok
-}
-
+// chunks4 splits sorted, concatenated 4-byte prefixes, sorted by compare4.
 func chunks4(b []byte) [][4]byte {
 	out := make([][4]byte, 0, len(b)/4)
 	for i := 0; i+4 <= len(b); i += 4 {
@@ -248,6 +248,8 @@ func chunks4(b []byte) [][4]byte {
 	}
 	return out
 }
+
+func compare4(a, b [4]byte) int { return slices.Compare(a[:], b[:]) }
 
 // A front is a stable address whose mirror can be replaced, as a
 // restart behind a load balancer does; with none it answers 503.

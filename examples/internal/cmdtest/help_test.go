@@ -8,8 +8,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +20,10 @@ import (
 // TestHelp: every command of the module, under cmd/ and examples/, exits
 // 0 on -h and prints its usage once, to standard error, as the flag
 // package does. The commands are found with go list, so a new one is
-// checked too.
+// checked too. They are built in one go build with this test binary's own
+// build flags (-race under go test -race), so that the packages go test
+// compiled for the tests serve the commands too: built with other flags,
+// the whole graph down to the standard library would compile again.
 func TestHelp(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds every command")
@@ -38,7 +43,8 @@ func TestHelp(t *testing.T) {
 		t.Fatalf("go list found %d commands: %v", len(pkgs), pkgs)
 	}
 	bin := t.TempDir()
-	build := exec.Command("go", append([]string{"build", "-o", bin + string(filepath.Separator)}, pkgs...)...)
+	args := append([]string{"build", "-o", bin + string(filepath.Separator)}, buildFlags(t)...)
+	build := exec.Command("go", append(args, pkgs...)...)
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
@@ -46,10 +52,13 @@ func TestHelp(t *testing.T) {
 	for _, pkg := range pkgs {
 		name := pkg[strings.LastIndex(pkg, "/")+1:]
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
 			cmd := exec.CommandContext(ctx, filepath.Join(bin, name), "-h")
-			cmd.Env = append(cmd.Environ(), "SAFE_BROWSING_API_KEY=")
+			// A -race binary sleeps a second at exit, for the reports of
+			// goroutines still running; -h starts none.
+			cmd.Env = append(cmd.Environ(), "SAFE_BROWSING_API_KEY=", "GORACE="+os.Getenv("GORACE")+" atexit_sleep_ms=0")
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			err := cmd.Run()
@@ -68,4 +77,28 @@ func TestHelp(t *testing.T) {
 			}
 		})
 	}
+}
+
+// buildFlags returns the go build flags that made this test binary and
+// that change how every package compiles: -race, -msan, -asan, -trimpath
+// and -tags. The environment (CGO_ENABLED, GOARCH, GOFLAGS, ...) passes
+// to a child go command by itself.
+func buildFlags(t *testing.T) []string {
+	t.Helper()
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		t.Fatal("no build information in the test binary")
+	}
+	var flags []string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "-race", "-msan", "-asan", "-trimpath":
+			if s.Value == "true" {
+				flags = append(flags, s.Key)
+			}
+		case "-tags":
+			flags = append(flags, s.Key+"="+s.Value)
+		}
+	}
+	return flags
 }
