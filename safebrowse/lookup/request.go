@@ -55,11 +55,13 @@ const (
 	maxMessage   = inputerr.MaxQuoted
 )
 
-// The names of the API's methods, as errors and logs give them.
+// The names of the APIs' methods, as errors and logs give them.
+// hashes:search is named alike in both.
 const (
 	methodSearch = "hashes:search"
 	methodList   = "hashList"
 	methodBatch  = "hashLists:batchGet"
+	methodDiff   = "threatLists:computeDiff" // Web Risk's
 )
 
 // newHTTPClient returns the client the requests go through: hc, or a client
@@ -80,9 +82,10 @@ func newHTTPClient(hc *http.Client) *http.Client {
 	return &c
 }
 
-// get sends GET {BaseURL}/v5/{path}?key=K&alt=proto&{query} and returns the
-// body of a 200 reply, read up to limit bytes. Every error it returns has the
-// key masked.
+// get sends GET {BaseURL}/v5/{path}?key=K&alt=proto&{query} (under Web
+// Risk, GET {BaseURL}/v1/{path}?key=K&{query}) and returns the body of a
+// 200 reply, read up to limit bytes. Every error it returns has the key
+// masked.
 func (c *Client) get(ctx context.Context, method, path string, query url.Values, limit int64) ([]byte, error) {
 	return c.getRaw(ctx, method, path, query.Encode(), limit)
 }
@@ -96,9 +99,16 @@ func (c *Client) getRaw(ctx context.Context, method, path, rawQuery string, limi
 	return c.get1(ctx, method, path, rawQuery, limit)
 }
 
-// requestURL returns the URL of a request: {BaseURL}/v5/{path}?key=K&alt=proto&{rawQuery}.
+// requestURL returns the URL of a request:
+// {BaseURL}/v5/{path}?key=K&alt=proto&{rawQuery}, or under Web Risk,
+// whose replies are JSON, {BaseURL}/v1/{path}?key=K&{rawQuery}.
 func (c *Client) requestURL(path, rawQuery string) string {
-	u := c.base + "/v5/" + path + "?key=" + url.QueryEscape(c.key) + "&alt=proto"
+	var u string
+	if c.api == WebRisk {
+		u = c.base + "/v1/" + path + "?key=" + url.QueryEscape(c.key)
+	} else {
+		u = c.base + "/v5/" + path + "?key=" + url.QueryEscape(c.key) + "&alt=proto"
+	}
 	if rawQuery != "" {
 		u += "&" + rawQuery
 	}
@@ -116,7 +126,11 @@ func (c *Client) get1(ctx context.Context, method, path string, rawQuery string,
 	if err != nil {
 		return nil, fmt.Errorf("lookup: %s: %w", method, c.scrub(err))
 	}
-	req.Header.Set("Accept", "application/x-protobuf")
+	if c.api == WebRisk {
+		req.Header.Set("Accept", "application/json")
+	} else {
+		req.Header.Set("Accept", "application/x-protobuf")
+	}
 	req.Header.Set("User-Agent", c.ua)
 	resp, err := c.http.Do(req)
 	if err != nil {
@@ -133,7 +147,10 @@ func (c *Client) get1(ctx context.Context, method, path string, rawQuery string,
 	}
 	if ct := resp.Header.Get("Content-Type"); ct != "" {
 		mt, _, _ := mime.ParseMediaType(ct)
-		if mt != "application/x-protobuf" && mt != "application/octet-stream" && mt != "application/protobuf" {
+		switch {
+		case c.api == WebRisk && mt != "application/json":
+			return nil, fmt.Errorf("lookup: %s: %w: Content-Type %s, want application/json", method, ErrCorruptReply, inputerr.Quote(mask(ct, c.key)))
+		case c.api != WebRisk && mt != "application/x-protobuf" && mt != "application/octet-stream" && mt != "application/protobuf":
 			return nil, fmt.Errorf("lookup: %s: %w: Content-Type %s, want application/x-protobuf", method, ErrCorruptReply, inputerr.Quote(mask(ct, c.key)))
 		}
 	}

@@ -26,6 +26,16 @@ const (
 	PotentiallyHarmfulApplication = v5wire.PotentiallyHarmfulApplication // POTENTIALLY_HARMFUL_APPLICATION
 )
 
+// SocialEngineeringExtendedCoverage is Web Risk's
+// SOCIAL_ENGINEERING_EXTENDED_COVERAGE, a threat type that v5 lacks: a
+// broader list of social engineering, with more false positives. Its
+// value lies outside v5's numbers (Web Risk's wire gives it 4, where v5's
+// 4 is [PotentiallyHarmfulApplication]): each API's replies are mapped
+// from their own numbers, so that a v5 detail of an unknown number is
+// still ignored, and Valid is false for it, as for any value v5 lacks.
+// Its String is "SOCIAL_ENGINEERING_EXTENDED_COVERAGE".
+const SocialEngineeringExtendedCoverage = v5wire.SocialEngineeringExtendedCoverage
+
 // ThreatAttribute qualifies a threat ("ThreatAttribute" in the reference). A
 // detail with any other value, including 0, is ignored whole. Its String
 // method gives the API's name, such as "CANARY", or "ThreatAttribute(n)".
