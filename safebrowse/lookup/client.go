@@ -30,6 +30,8 @@ import (
 )
 
 // Mode chooses the procedure of the v5 reference that answers a lookup.
+// Under Web Risk, LocalList and NoStorage are their Web Risk forms (see
+// the package doc, "Web Risk"), and RealTime does not exist.
 type Mode int
 
 const (

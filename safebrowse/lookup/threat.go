@@ -13,7 +13,10 @@ import (
 // ThreatType is the kind of threat a full hash is listed for, as the v5 API
 // numbers them ("ThreatType" in the reference). A detail with any other value,
 // including 0 (THREAT_TYPE_UNSPECIFIED), is ignored whole, as the spec asks,
-// since new values may appear at any time. Its String method gives the
+// since new values may appear at any time. Under Web Risk, each of its
+// threat types is the v5 type of its name, and
+// SOCIAL_ENGINEERING_EXTENDED_COVERAGE is
+// [SocialEngineeringExtendedCoverage], outside v5's numbers. Its String method gives the
 // API's name, such as "SOCIAL_ENGINEERING", or "ThreatType(n)" for a value
 // the package does not know.
 type ThreatType = v5wire.ThreatType

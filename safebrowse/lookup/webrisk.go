@@ -131,7 +131,7 @@ func (c *Client) fetchDueWebRisk(ctx context.Context, due []*listState) error {
 			req.VersionToken = v
 		}
 		q := v4wire.AppendComputeThreatListDiffRequestQuery(nil, &req)
-		body, err := c.getRaw(ctx, methodDiff, methodDiff, string(q), webRiskListLimit(c.maxEntries))
+		body, isJSON, err := c.getForm(ctx, methodDiff, methodDiff, string(q), webRiskListLimit(c.maxEntries))
 		now = c.now()
 		if err != nil {
 			c.stats.updateErrors.Add(1)
@@ -150,7 +150,7 @@ func (c *Client) fetchDueWebRisk(ctx context.Context, due []*listState) error {
 			}
 			continue
 		}
-		err = c.applyDiff(now, s, body)
+		err = c.applyDiff(now, s, body, isJSON)
 		s.unsaved = s.unsaved || (err == nil && c.dir != "")
 		c.statusMu.Lock()
 		s.err = err
@@ -174,13 +174,20 @@ func (c *Client) fetchDueWebRisk(ctx context.Context, due []*listState) error {
 	return err
 }
 
-// applyDiff applies the ComputeThreatListDiffResponse body to the list s
-// and sets when it is due next; update saves it to Dir. Any failure keeps
-// the old list answering and drops its version, so that the next fetch
-// is whole: after a checksum mismatch, due as the reply recommends;
-// after a corrupt reply, at once but for the updates' back-off.
-func (c *Client) applyDiff(now time.Time, s *listState, body []byte) error {
-	m, err := v4wire.ParseComputeThreatListDiffResponseJSON(body)
+// applyDiff applies the ComputeThreatListDiffResponse body, binary or
+// JSON, to the list s and sets when it is due next; update saves it to
+// Dir. Any failure keeps the old list answering and drops its version, so
+// that the next fetch is whole: after a checksum mismatch, due as the
+// reply recommends; after a corrupt reply, at once but for the updates'
+// back-off.
+func (c *Client) applyDiff(now time.Time, s *listState, body []byte, isJSON bool) error {
+	var m v4wire.ComputeThreatListDiffResponse
+	var err error
+	if isJSON {
+		m, err = v4wire.ParseComputeThreatListDiffResponseJSON(body)
+	} else {
+		m, err = v4wire.ParseComputeThreatListDiffResponse(body)
+	}
 	switch {
 	case err != nil:
 		err = corrupt("%v", err)
@@ -307,13 +314,13 @@ func (c *Client) searchWebRisk(f *flight) (map[key]*entry, error) {
 	k := f.prefixes[0]
 	prefix := k.appendTo(make([]byte, 0, 32))
 	q := v4wire.AppendSearchHashesRequestQuery(nil, &v4wire.SearchHashesRequest{HashPrefix: prefix, ThreatTypes: c.wrTypes})
-	body, err := c.getRaw(f.ctx, methodSearch, methodSearch, string(q), MaxWebRiskSearchReply)
+	body, isJSON, err := c.getForm(f.ctx, methodSearch, methodSearch, string(q), MaxWebRiskSearchReply)
 	c.stats.searches.Add(1)
 	now := c.now()
 	var hashes []fullHash
 	var expires time.Time
 	if err == nil {
-		hashes, expires, err = c.parseWebRiskSearch(body, prefix, now)
+		hashes, expires, err = c.parseWebRiskSearch(body, isJSON, prefix, now)
 		if err != nil {
 			err = fmt.Errorf("lookup: %s: %w", methodSearch, err)
 		}
@@ -333,8 +340,8 @@ func (c *Client) searchWebRisk(f *flight) (map[key]*entry, error) {
 	return mine, nil
 }
 
-// parseWebRiskSearch reads a SearchHashesResponse in JSON, the reply for
-// prefix at now, and returns its full hashes, each with the threat types
+// parseWebRiskSearch reads a SearchHashesResponse, binary or in JSON, the
+// reply for prefix at now, and returns its full hashes, each with the threat types
 // this package knows and the client asked (others are dropped), and until
 // when the answer may be cached: the earliest of negativeExpireTime and
 // the expireTime of every full hash kept, at most MaxCacheDuration from
@@ -343,8 +350,14 @@ func (c *Client) searchWebRisk(f *flight) (map[key]*entry, error) {
 // start with prefix is dropped, as v5's decision 3 drops one of a prefix
 // not asked; the same full hash given twice is one, with the threat types
 // of both.
-func (c *Client) parseWebRiskSearch(body, prefix []byte, now time.Time) ([]fullHash, time.Time, error) {
-	m, err := v4wire.ParseSearchHashesResponseJSON(body)
+func (c *Client) parseWebRiskSearch(body []byte, isJSON bool, prefix []byte, now time.Time) ([]fullHash, time.Time, error) {
+	var m v4wire.SearchHashesResponse
+	var err error
+	if isJSON {
+		m, err = v4wire.ParseSearchHashesResponseJSON(body)
+	} else {
+		m, err = v4wire.ParseSearchHashesResponse(body)
+	}
 	if err != nil {
 		return nil, time.Time{}, corrupt("%v", err)
 	}

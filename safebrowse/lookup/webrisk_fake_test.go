@@ -25,8 +25,8 @@ import (
 // This file is the tests' own Web Risk server, for the rules of the
 // client's Web Risk path and the faults it must survive: computeDiff from
 // lists kept version by version, hashes:search from the full hashes
-// listed, in JSON as Google sends them, written by v4wire and hashlist's
-// encoders.
+// listed, in binary with alt=proto and in JSON otherwise, as Google's
+// APIs answer, written by v4wire and hashlist's encoders.
 
 // wrServer answers /v1/threatLists:computeDiff and /v1/hashes:search.
 type wrServer struct {
@@ -41,6 +41,7 @@ type wrServer struct {
 	expire, negative, next time.Duration
 	now                    func() time.Time
 	rice                   bool // Rice-code additions and removals
+	json                   bool // answer JSON, whatever alt says
 	faults                 []wrFault
 	handle                 http.HandlerFunc // answers instead, when set
 	requests               map[string]int
@@ -207,6 +208,7 @@ func (s *wrServer) serve(w http.ResponseWriter, r *http.Request) {
 	defer s.mu.Unlock()
 	now := s.now()
 	var body []byte
+	binary := q.Get("alt") == "proto" && !s.json
 	switch method {
 	case "computeDiff":
 		req, err := v4wire.ParseComputeThreatListDiffRequestQuery(q)
@@ -214,7 +216,12 @@ func (s *wrServer) serve(w http.ResponseWriter, r *http.Request) {
 			wrError(w, http.StatusBadRequest, fmt.Sprintf("bad request: %v", err))
 			return
 		}
-		body = s.diffLocked(req, now, faulty && f.BadChecksum)
+		m := s.diffLocked(req, now, faulty && f.BadChecksum)
+		if binary {
+			body = v4wire.AppendComputeThreatListDiffResponse(nil, &m)
+		} else {
+			body = v4wire.AppendComputeThreatListDiffResponseJSON(nil, &m)
+		}
 	case "search":
 		req, err := v4wire.ParseSearchHashesRequestQuery(q)
 		if err != nil || len(req.ThreatTypes) == 0 || len(req.HashPrefix) < 4 || len(req.HashPrefix) > 32 {
@@ -222,18 +229,27 @@ func (s *wrServer) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		s.searched = append(s.searched, req.HashPrefix)
-		body = s.searchLocked(req, now)
+		m := s.searchLocked(req, now)
+		if binary {
+			body = v4wire.AppendSearchHashesResponse(nil, &m)
+		} else {
+			body = v4wire.AppendSearchHashesResponseJSON(nil, &m)
+		}
 	default:
 		wrError(w, http.StatusNotFound, "no such method")
 		return
 	}
-	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	if binary {
+		w.Header().Set("Content-Type", "application/x-protobuf")
+	} else {
+		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	}
 	w.Write(body)
 }
 
 // diffLocked answers a computeDiff: a DIFF from the version the client
 // holds, if the server knows it, else a RESET.
-func (s *wrServer) diffLocked(req v4wire.ComputeThreatListDiffRequest, now time.Time, badSum bool) []byte {
+func (s *wrServer) diffLocked(req v4wire.ComputeThreatListDiffRequest, now time.Time, badSum bool) v4wire.ComputeThreatListDiffResponse {
 	name := req.ThreatType.String()
 	versions := s.lists[name]
 	cur := s.currentLocked(name)
@@ -293,12 +309,12 @@ func (s *wrServer) diffLocked(req v4wire.ComputeThreatListDiffRequest, now time.
 			m.Removals.RiceIndices = &r
 		}
 	}
-	return v4wire.AppendComputeThreatListDiffResponseJSON(nil, &m)
+	return m
 }
 
 // searchLocked answers a hashes:search: every full hash listed that
 // starts with the prefix, with the threat types asked.
-func (s *wrServer) searchLocked(req v4wire.SearchHashesRequest, now time.Time) []byte {
+func (s *wrServer) searchLocked(req v4wire.SearchHashesRequest, now time.Time) v4wire.SearchHashesResponse {
 	var m v4wire.SearchHashesResponse
 	for h, types := range s.full {
 		if !bytes.HasPrefix(h[:], req.HashPrefix) {
@@ -321,7 +337,7 @@ func (s *wrServer) searchLocked(req v4wire.SearchHashesRequest, now time.Time) [
 	if s.negative != 0 {
 		m.NegativeExpireTime = now.Add(s.negative)
 	}
-	return v4wire.AppendSearchHashesResponseJSON(nil, &m)
+	return m
 }
 
 // wrError writes Google's JSON error.

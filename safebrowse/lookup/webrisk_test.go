@@ -132,7 +132,7 @@ func TestNewWebRisk(t *testing.T) {
 	if !slices.Equal(names, DefaultWebRiskLists) {
 		t.Errorf("lists %q, want %q", names, DefaultWebRiskLists)
 	}
-	if got := c.requestURL(methodDiff, "threatType=MALWARE"); got != DefaultWebRiskBaseURL+"/v1/threatLists:computeDiff?key="+testKey+"&threatType=MALWARE" {
+	if got := c.requestURL(methodDiff, "threatType=MALWARE"); got != DefaultWebRiskBaseURL+"/v1/threatLists:computeDiff?key="+testKey+"&alt=proto&threatType=MALWARE" {
 		t.Errorf("request URL %s", got)
 	}
 }
@@ -140,8 +140,15 @@ func TestNewWebRisk(t *testing.T) {
 // TestWebRiskLookup: a Local List client fetches each list with its own
 // computeDiff, then searches only the entries the lists hold, whole, with
 // the threat types of its lists, and reports the server's threat types.
+// It asks alt=proto, and reads a server that answers JSON all the same.
 func TestWebRiskLookup(t *testing.T) {
+	t.Run("proto", func(t *testing.T) { testWebRiskLookup(t, false) })
+	t.Run("json", func(t *testing.T) { testWebRiskLookup(t, true) })
+}
+
+func testWebRiskLookup(t *testing.T, json bool) {
 	s := newWRServer(t)
+	s.json = json
 	s.add("MALWARE", "evil.example/", 4)
 	s.add("SOCIAL_ENGINEERING", "phish.example/", 8, v4wire.WebRiskSocialEngineeringExtendedCoverage)
 	s.add("SOCIAL_ENGINEERING_EXTENDED_COVERAGE", "maybe.example/", 4)
@@ -153,6 +160,9 @@ func TestWebRiskLookup(t *testing.T) {
 		t.Errorf("%d computeDiff requests, want one a list", n)
 	}
 	q := s.lastQuery()
+	if q.Get("alt") != "proto" {
+		t.Errorf("alt=%q, want proto", q.Get("alt"))
+	}
 	if got := q["constraints.supportedCompressions"]; !slices.Contains(got, "RICE") {
 		t.Errorf("supportedCompressions %q, want RICE", got)
 	}
@@ -522,10 +532,10 @@ func TestWebRiskNextDiff(t *testing.T) {
 // version token goes back, and a checksum mismatch keeps the old list
 // answering and refetches it from an empty token, which resets it.
 func TestWebRiskDiff(t *testing.T) {
-	for _, rice := range []bool{true, false} {
-		t.Run(fmt.Sprint("rice=", rice), func(t *testing.T) {
+	for _, form := range []struct{ rice, json bool }{{true, false}, {false, false}, {true, true}, {false, true}} {
+		t.Run(fmt.Sprintf("rice=%v,json=%v", form.rice, form.json), func(t *testing.T) {
 			s := newWRServer(t)
-			s.rice = rice
+			s.rice, s.json = form.rice, form.json
 			s.next = time.Minute
 			a, b, evil := hashOf("a.example/"), hashOf("b.example/"), hashOf("evil.example/")
 			s.set("MALWARE", a[:4], b[:8])
@@ -759,10 +769,10 @@ func TestWebRiskCoalesce(t *testing.T) {
 		<-release
 		s.mu.Lock()
 		req, _ := v4wire.ParseSearchHashesRequestQuery(r.URL.Query())
-		body := s.searchLocked(req, s.now())
+		m := s.searchLocked(req, s.now())
 		s.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
-		w.Write(body)
+		w.Write(v4wire.AppendSearchHashesResponseJSON(nil, &m))
 	}
 	s.mu.Unlock()
 	var wg sync.WaitGroup
@@ -1036,10 +1046,10 @@ func TestWebRiskCorruptDiff(t *testing.T) {
 				}
 				s.mu.Lock()
 				req, _ := v4wire.ParseSearchHashesRequestQuery(r.URL.Query())
-				body := s.searchLocked(req, s.now())
+				m := s.searchLocked(req, s.now())
 				s.mu.Unlock()
 				w.Header().Set("Content-Type", "application/json")
-				w.Write(body)
+				w.Write(v4wire.AppendSearchHashesResponseJSON(nil, &m))
 			}
 			s.mu.Unlock()
 			clk.advance(time.Hour)
