@@ -257,7 +257,11 @@ type googleError struct {
 // error body's details, "" when it has no details, or a description of
 // what is wrong with them: Google's clients read the reason from the
 // ErrorInfo of the googleapis.com domain, which names the service.
-func errorReason(r reply) string {
+func errorReason(r reply) string { return serviceReason(r, "safebrowsing.googleapis.com") }
+
+// serviceReason is errorReason for the API of service, whose name the
+// ErrorInfo's metadata must give.
+func serviceReason(r reply, service string) string {
 	var e googleError
 	if json.Unmarshal(r.body, &e) != nil {
 		return "not a Google error: " + string(r.body)
@@ -266,7 +270,7 @@ func errorReason(r reply) string {
 	case len(d) == 0:
 		return ""
 	case len(d) > 1 || d[0].Type != "type.googleapis.com/google.rpc.ErrorInfo" || d[0].Domain != "googleapis.com" ||
-		len(d[0].Metadata) != 1 || d[0].Metadata["service"] != "safebrowsing.googleapis.com":
+		len(d[0].Metadata) != 1 || d[0].Metadata["service"] != service:
 		return "unexpected details: " + string(r.body)
 	default:
 		return d[0].Reason

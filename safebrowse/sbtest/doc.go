@@ -4,9 +4,9 @@
 
 // Package sbtest provides a fake Safe Browsing v5 server for tests: a
 // server on loopback that speaks the wire format of Google's v5 API
-// (https://developers.google.com/safe-browsing/reference), so that a client
-// such as safebrowse/lookup can be tested end to end, with no key and no
-// network. It is to Safe Browsing what [net/http/httptest] is to HTTP, and
+// (https://developers.google.com/safe-browsing/reference), and of the Web
+// Risk API beside it (see "Web Risk" below), so that a client such as
+// safebrowse/lookup can be tested end to end, with no key and no network. It is to Safe Browsing what [net/http/httptest] is to HTTP, and
 // is modelled on [net/http/httptest.Server]: [NewServer], [Server.URL],
 // [Server.Client], [Server.Close], and state a test can read.
 //
@@ -115,6 +115,68 @@
 // reference says of an absent minimum wait. sizeConstraints.maxDatabaseEntries is
 // checked and otherwise ignored.
 //
+// # Web Risk
+//
+// The server also serves the Web Risk API (webrisk.googleapis.com/v1;
+// https://cloud.google.com/web-risk/docs/reference/rest and the Update
+// API's guides), v5's heir for commercial use, from the same seeded
+// lists, with the same key, parameter and fault rules, so that a Web Risk
+// client (safebrowse/lookup's, github.com/google/webrisk, Google's
+// generated clients) can be tested against it. Its messages are written by
+// the module's one owner of Web Risk's wire, safebrowse/internal/v4wire;
+// its lists' updates by [github.com/urlspec/urlspec/safebrowse/hashlist.NewDiff].
+//
+//   - GET /v1/threatLists:computeDiff?threatType=...&versionToken=...
+//     (threatLists.computeDiff): the update of one list. An empty
+//     versionToken, or one the server did not issue (or issued more than
+//     32 versions of the list ago), gets a RESET, its entries as
+//     additions; a token it issued gets a DIFF: removals as indices into
+//     the client's entries sorted bytewise, then additions. The reply
+//     carries a newVersionToken, which changes when the list's entries do,
+//     the checksum.sha256 of the client's entries after it (sorted
+//     bytewise and concatenated) and a recommendedNextDiff, set by
+//     [WithRecommendedNextDiff]. With RICE among
+//     constraints.supportedCompressions, the 4-byte additions are
+//     riceHashes (Rice-coded as little-endian integers) and the removals
+//     riceIndices; entries longer than 4 bytes are rawHashes, one group a
+//     length. Without, everything is raw. constraints.maxDiffEntries and
+//     constraints.maxDatabaseEntries are honoured (decision i).
+//   - GET /v1/hashes:search?hashPrefix=...&threatTypes=...
+//     (hashes.search): one prefix of 4 to 32 bytes; every full hash on a
+//     list of the threat types asked that starts with it, once, with the
+//     threat types of its lists among those asked
+//     ({"threats": [{"threatTypes", "hash", "expireTime"}],
+//     "negativeExpireTime"}).
+//   - GET /v1/uris:search?uri=...&threatTypes=... (uris.search): the
+//     threat types asked of the lists that hold an expression of uri
+//     ({"threat": {"threatTypes", "expireTime"}}), or {}.
+//
+// The lists: MALWARE is mw-4b, SOCIAL_ENGINEERING se-4b, and
+// UNWANTED_SOFTWARE uws-4b and uwsa-4b together. pha-4b and gc-32b have no
+// Web Risk list. SOCIAL_ENGINEERING_EXTENDED_COVERAGE is a list that v5
+// does not serve: a test seeds it by its name,
+//
+//	s.Add("SOCIAL_ENGINEERING_EXTENDED_COVERAGE", "evil.example/")
+//
+// and AddHash, Remove and RemoveHash take that name too. Each hash is a
+// 4-byte entry of Web Risk's list; a test seeds an entry of n bytes, 4 to
+// 32, for an expression with [Server.AddPrefix],
+//
+//	s.AddPrefix("mw-4b", "evil.example/", 8)
+//
+// which v5 goes on serving as a 4-byte prefix. No entry of a list is a
+// prefix of another: where one would be, the shorter is served.
+//
+// Replies are JSON, as Web Risk's REST API answers, whatever [WithJSON]
+// says, and binary protobuf for alt=proto. Errors are Google's, as v5's
+// are, with the ErrorInfo naming the service "webrisk.googleapis.com".
+// [Server.Requests] counts Web Risk's methods apart from v5's, as
+// "v1/threatLists:computeDiff", "v1/hashes:search" and "v1/uris:search",
+// the names a [Fault]'s Endpoint takes for them; BadChecksum alters
+// computeDiff's checksum. [Server.SearchedPrefixes] holds the prefixes
+// of Web Risk's hashes:search too. The OHTTP gateway serves v5 only, as
+// Google runs no Web Risk gateway.
+//
 // # What it checks
 //
 // Every request must be a GET with the server's key ([Server.APIKey], set
@@ -149,7 +211,12 @@
 //     400; an unknown list is a 404;
 //   - maxUpdateEntries other than 0 or at least 1024 is a 400;
 //   - a query parameter the endpoint does not take (a misspelling) is a
-//     400; parameters are accepted in lowerCamel and snake_case;
+//     400; parameters are accepted in lowerCamel and snake_case (Web
+//     Risk's in its JSON or proto names, constraints.max_diff_entries; one
+//     field given under both is a 400);
+//   - Web Risk: a threatType or threatTypes that is absent, or not one of
+//     the four, is a 400; a hashPrefix not of 4 to 32 bytes is a 400; a
+//     uri that is absent or not a URL is a 400;
 //   - bytes (hashPrefixes, version) are base64, standard or URL-safe,
 //     padded or not, as Google's APIs accept them;
 //   - another path is a 404, another method a 405.
@@ -198,14 +265,66 @@
 //	   cache_duration of hashes:search: it is hashes:search done on the
 //	   server's side, with no other data.
 //
+// Decisions g to p are Web Risk's, where its documentation is silent;
+// github.com/google/webrisk's client is the reader they are checked
+// against.
+//
+//	g. A Web Risk reply is JSON when alt is absent or json, and binary
+//	   protobuf (application/x-protobuf) for alt=proto, as Google's API
+//	   front end serves every REST API: Web Risk documents JSON, and
+//	   alt=proto is the same message in binary.
+//	h. A version token names the entries it stands for: the threat type
+//	   and the first 8 bytes of their checksum in hex, "MALWARE:5ef49a…".
+//	   Two states with the same entries have the same token, and the
+//	   token changes when the entries do, whatever changed them.
+//	i. constraints.maxDiffEntries and maxDatabaseEntries must each be 0
+//	   or a power of two from 2^10 to 2^20, as webrisk.proto says; any
+//	   other value is a 400 INVALID_ARGUMENT, as Google's servers refuse
+//	   a field outside its documented range. Web Risk serves a smaller
+//	   database to a client that asks for one, and "may reset the client
+//	   to a 2048 database" that wants at most 2048 entries in a diff
+//	   (update-constraints, "Client state"); so does the server, cutting a
+//	   list to its first entries in byte order: a list longer than
+//	   maxDatabaseEntries is served as its first maxDatabaseEntries
+//	   entries; an update whose entries (removals and additions) pass
+//	   maxDiffEntries is replaced by the update to the list cut to
+//	   maxDiffEntries entries: a DIFF when that fits, else a RESET. No
+//	   reply passes maxDiffEntries, and none leaves the client behind.
+//	j. Every computeDiff reply carries checksum.sha256, a DIFF that
+//	   changes nothing too; the Rice streams have no padding and a
+//	   parameter hashlist chooses. google/webrisk checks a checksum when
+//	   there is one.
+//	k. Where one hash's entry would be a prefix of another's (an 8-byte
+//	   entry under a 4-byte one), the shorter entry is served: it covers
+//	   both, since a client that matches it searches it and finds both
+//	   full hashes. google/webrisk refuses a list with such a pair.
+//	l. hashes:search finds the full hashes that start with the prefix
+//	   asked, whatever the length of their entries: a 4-byte search finds
+//	   a hash seeded with an 8-byte entry. Its expireTime, and
+//	   negativeExpireTime, are the time of the reply plus the duration of
+//	   [WithCacheDuration]; zero leaves both out. uris:search's expireTime
+//	   is the same.
+//	m. uris:search matches the full hashes of the expressions of uri, as
+//	   safebrowse yields them, and answers a uri that safebrowse cannot
+//	   canonicalise with a 400: it is hashes:search done on the server's
+//	   side, as urls:search is for v5.
+//	n. The threat types of a search reply are those asked, once each, in
+//	   the order of webrisk.proto's enum. COMPRESSION_TYPE_UNSPECIFIED in
+//	   supportedCompressions is ignored; another unknown name is a 400.
+//	o. Web Risk has no threat attributes: a hash seeded with Canary or
+//	   FrameOnly is a threat on Web Risk like any other.
+//	p. The OHTTP gateway answers v5 alone: a Web Risk path inside it is a
+//	   404, as Google runs no gateway for Web Risk.
+//
 // # What it does not do
 //
 // It holds no real data: the lists hold what a test put on them, and a
 // test must expect the verdicts it seeded, not Google's. It checks
 // no authentication beyond the key, keeps no quota and sends no 429 of its
 // own (inject one). It does not send the LocalizedMessage that Google's
-// APIs add to an ErrorInfo. It serves no other API version, and takes no POST
-// but the gateway's.
+// APIs add to an ErrorInfo. It serves no other API version, none of Web
+// Risk's other methods (submitUri, projects.submissions), and takes no
+// POST but the gateway's.
 // It listens on 127.0.0.1 (or ::1) only, and makes no request of its own:
 // it never reaches outside loopback.
 package sbtest

@@ -11,10 +11,10 @@ import (
 )
 
 // Sentinel errors. Every error that [Server.Add], [Server.AddHash],
-// [Server.Remove] and [Server.RemoveHash] return wraps exactly one of
-// them, so callers can test the kind of failure with [errors.Is]. The
-// message begins with "sbtest: " and quotes at most the first 100 bytes of
-// the input.
+// [Server.AddPrefix], [Server.Remove] and [Server.RemoveHash] return wraps
+// exactly one of them, so callers can test the kind of failure with
+// [errors.Is]. The message begins with "sbtest: " and quotes at most the
+// first 100 bytes of the input.
 var (
 	// ErrUnknownList reports a list name that is not one of the lists the
 	// server serves (see [Lists]).
@@ -26,6 +26,9 @@ var (
 	// ErrNotListed reports a Remove of an expression or hash that is not on
 	// the list.
 	ErrNotListed = errors.New("sbtest: not on the list")
+	// ErrPrefixLength reports a length of a Web Risk entry, given to
+	// [Server.AddPrefix], outside 4 to 32 bytes.
+	ErrPrefixLength = errors.New("sbtest: invalid prefix length")
 )
 
 // newError returns an error wrapping the sentinel err for input, with an

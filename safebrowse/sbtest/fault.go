@@ -33,10 +33,11 @@ type Fault struct {
 	Latency time.Duration
 	// BadChecksum makes list replies (hashList and hashLists:batchGet)
 	// carry a wrong sha256_checksum: every list in the reply, even one
-	// that has not changed.
+	// that has not changed; and Web Risk's computeDiff replies a wrong
+	// checksum.sha256.
 	BadChecksum bool
 	// Garbage makes the reply a 200 whose body is not a valid protobuf
-	// message.
+	// message, nor JSON (with the Content-Type of the form asked).
 	Garbage bool
 	// Times is how many requests the fault hits; 0 means every request
 	// until [Server.ClearFaults].
@@ -44,7 +45,7 @@ type Fault struct {
 }
 
 // endpoints are the endpoints the server serves, as Requests names them.
-var endpoints = []string{epSearch, epHashList, epBatchGet, epHashLists, epURLs, epKeyConfig, epOHTTP}
+var endpoints = []string{epSearch, epHashList, epBatchGet, epHashLists, epURLs, epKeyConfig, epOHTTP, epWRDiff, epWRHashes, epWRURIs}
 
 // Endpoint names.
 const (

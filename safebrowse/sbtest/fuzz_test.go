@@ -64,6 +64,10 @@ func FuzzHandler(f *testing.F) {
 		// The OHTTP gateway's key, and its encapsulated requests with no body.
 		{"GET", "/v1/ohttp/hpkekeyconfig", ""},
 		{"POST", "/v1/ohttp:handleOhttpEncapsulatedRequest", ""},
+		// Web Risk's methods, in JSON and binary, and a POST.
+		{"GET", "/v1/threatLists:computeDiff", "key=sbtest-key&threatType=UNWANTED_SOFTWARE&constraints.supportedCompressions=RICE&constraints.maxDiffEntries=1024"},
+		{"GET", "/v1/hashes:search", k + "&hashPrefix=-5kQ6A&threatTypes=SOCIAL_ENGINEERING"},
+		{"POST", "/v1/uris:search", "key=sbtest-key&uri=http://evil.example/&threatTypes=MALWARE"},
 	}
 	for _, s := range seeds {
 		f.Add(s.method, s.path, s.query)

@@ -67,10 +67,16 @@ func invalid(format string, args ...any) *badRequest {
 	return &badRequest{status: http.StatusBadRequest, msg: "sbtest: " + fmt.Sprintf(format, args...)}
 }
 
-// serveHTTP serves the OHTTP gateway's endpoints (gateway.go), or else a
-// v5 request.
+// serveHTTP serves the OHTTP gateway's endpoints (gateway.go), Web
+// Risk's (webrisk.go), or else a v5 request. Web Risk is served here, not
+// in serve, so that the gateway, which answers with serve, serves v5
+// alone, as Google's does.
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	if !s.serveOHTTP(w, r) {
+	switch {
+	case s.serveOHTTP(w, r):
+	case wrRoute(r.URL.Path) != "":
+		s.serveWebRisk(w, r, wrRoute(r.URL.Path))
+	default:
 		s.serve(w, r, false)
 	}
 }
@@ -277,12 +283,18 @@ func replyError(w http.ResponseWriter, code int, msg string) {
 // replyReason is replyError with the reason of an ErrorInfo of the Safe
 // Browsing service in the error's details ("" for none).
 func replyReason(w http.ResponseWriter, code int, msg, reason string) {
+	replyService(w, code, msg, reason, rpcstatus.SafeBrowsing)
+}
+
+// replyService is replyReason for the API of service, which the
+// ErrorInfo's metadata names: rpcstatus.SafeBrowsing or rpcstatus.WebRisk.
+func replyService(w http.ResponseWriter, code int, msg, reason, service string) {
 	if reason == "" && code == http.StatusTooManyRequests {
 		reason = rpcstatus.ReasonRateLimitExceeded
 	}
 	var info rpcstatus.ErrorInfo
 	if reason != "" {
-		info = rpcstatus.ErrorInfo{Reason: reason, Service: rpcstatus.SafeBrowsing}
+		info = rpcstatus.ErrorInfo{Reason: reason, Service: service}
 	}
 	v5http.WriteErrorInfo(w, code, v5http.StatusName(code), msg, info)
 }

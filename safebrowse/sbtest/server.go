@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -25,6 +26,10 @@ const (
 	// DefaultMinimumWait is the minimum_wait_duration of list replies
 	// unless [WithMinimumWait] says otherwise.
 	DefaultMinimumWait = 30 * time.Minute
+	// DefaultRecommendedNextDiff is how long after a Web Risk computeDiff
+	// reply its recommendedNextDiff lies, unless
+	// [WithRecommendedNextDiff] says otherwise.
+	DefaultRecommendedNextDiff = 30 * time.Minute
 )
 
 // Server is a fake Safe Browsing v5 server listening on a loopback address,
@@ -39,6 +44,7 @@ type Server struct {
 
 	cacheDuration time.Duration
 	minimumWait   time.Duration
+	nextDiff      time.Duration // WithRecommendedNextDiff
 	testURLs      bool
 	json          bool // WithJSON: Google's JSON mapping too
 
@@ -48,6 +54,8 @@ type Server struct {
 
 	mu       sync.Mutex
 	lists    map[string]*list
+	extended *list          // Web Risk's SOCIAL_ENGINEERING_EXTENDED_COVERAGE, seeded by name
+	wr       []*wrList      // Web Risk's lists, in the order of wrDefs
 	requests map[string]int // endpoint → requests; "" → all
 	prefixes [][]byte
 	faults   []*Fault
@@ -82,6 +90,15 @@ func WithCacheDuration(d time.Duration) Option {
 // never carries it.
 func WithMinimumWait(d time.Duration) Option {
 	return func(s *Server) { s.minimumWait = d }
+}
+
+// WithRecommendedNextDiff sets how long after a Web Risk computeDiff reply
+// its recommendedNextDiff lies; the default is
+// [DefaultRecommendedNextDiff]. Zero leaves the field out, which tells a
+// client to choose its own time; a negative d gives a time in the past,
+// to test how a client takes it.
+func WithRecommendedNextDiff(d time.Duration) Option {
+	return func(s *Server) { s.nextDiff = d }
 }
 
 // WithJSON makes the server answer in Google's JSON mapping of the v5
@@ -122,6 +139,7 @@ func NewServer(opts ...Option) *Server {
 		APIKey:        DefaultAPIKey,
 		cacheDuration: DefaultCacheDuration,
 		minimumWait:   DefaultMinimumWait,
+		nextDiff:      DefaultRecommendedNextDiff,
 		closed:        make(chan struct{}),
 		lists:         make(map[string]*list, len(listDefs)),
 		requests:      make(map[string]int),
@@ -132,6 +150,10 @@ func NewServer(opts ...Option) *Server {
 	}
 	for i := range listDefs {
 		s.lists[listDefs[i].name] = newList(&listDefs[i])
+	}
+	s.extended = newList(&extendedDef)
+	for i := range wrDefs {
+		s.wr = append(s.wr, newWRList(&wrDefs[i]))
 	}
 	if s.testURLs {
 		for _, e := range TestURLs {
@@ -163,15 +185,21 @@ func (s *Server) Client() *http.Client { return s.srv.Client() }
 // prefix, gc-32b the full hash. The expression is as safebrowse yields it,
 // a canonical URL without its scheme, such as "evil.example/" or
 // "evil.example/login?x=1"; any other is [ErrExpression]. The list is one
-// of [Lists], else [ErrUnknownList]. The threat type of its search
-// replies comes from the list's name: se-4b SOCIAL_ENGINEERING, mw-4b
-// MALWARE, uws-4b and uwsa-4b UNWANTED_SOFTWARE, pha-4b
-// POTENTIALLY_HARMFUL_APPLICATION; gc-32b is the Global Cache of likely
-// safe expressions, never in search replies.
+// of [Lists], or SOCIAL_ENGINEERING_EXTENDED_COVERAGE, a list that Web
+// Risk serves and v5 does not; any other is [ErrUnknownList]. The threat
+// type of its search replies comes from the list's name: se-4b
+// SOCIAL_ENGINEERING, mw-4b MALWARE, uws-4b and uwsa-4b
+// UNWANTED_SOFTWARE, pha-4b POTENTIALLY_HARMFUL_APPLICATION; gc-32b is the
+// Global Cache of likely safe expressions, never in search replies. Web
+// Risk serves mw-4b as MALWARE, se-4b as SOCIAL_ENGINEERING, uws-4b with
+// uwsa-4b as UNWANTED_SOFTWARE, and SOCIAL_ENGINEERING_EXTENDED_COVERAGE
+// as itself, each hash as a 4-byte entry ([Server.AddPrefix] sets
+// another length).
 //
-// Adding an expression already on the list replaces its attributes. The
-// list gets a new version when its hashes change: not when another
-// expression already held the same 4-byte prefix.
+// Adding an expression already on the list replaces its attributes, and
+// its Web Risk entry becomes 4 bytes again. The list gets a new version
+// when its hashes change: not when another expression already held the
+// same 4-byte prefix.
 func (s *Server) Add(list, expression string, attrs ...ThreatAttribute) error {
 	if err := checkExpression(expression); err != nil {
 		return err
@@ -184,12 +212,59 @@ func (s *Server) Add(list, expression string, attrs ...ThreatAttribute) error {
 func (s *Server) AddHash(list string, fullHash [32]byte, attrs ...ThreatAttribute) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	l, ok := s.lists[list]
-	if !ok {
+	l := s.seedList(list)
+	if l == nil {
 		return newError(ErrUnknownList, list, "")
 	}
 	l.add(fullHash, attrs)
+	delete(l.wrLen, fullHash)
 	return nil
+}
+
+// AddPrefix is [Server.Add] for Web Risk's lists, whose entries are 4 to
+// 32 bytes long: it puts the SHA-256 hash of expression on list, with no
+// attributes, and Web Risk serves its first n bytes as the list's entry
+// (computeDiff sends an entry longer than 4 bytes raw). v5 is unchanged:
+// it serves the hash's 4-byte prefix. The list is one that Web Risk
+// serves: mw-4b, se-4b, uws-4b, uwsa-4b or
+// SOCIAL_ENGINEERING_EXTENDED_COVERAGE, else [ErrUnknownList]; n outside
+// 4 to 32 is [ErrPrefixLength]. Adding the expression again, with Add or
+// AddPrefix, replaces its entry's length.
+//
+// No entry of a Web Risk list may be a prefix of another: where one
+// hash's entry would be a prefix of another's, the shorter entry is
+// served, and covers both, as a client that matches it searches it and
+// finds both full hashes.
+func (s *Server) AddPrefix(list, expression string, n int) error {
+	if err := checkExpression(expression); err != nil {
+		return err
+	}
+	if !servedByWebRisk(list) {
+		return newError(ErrUnknownList, list, "not served by Web Risk")
+	}
+	if n < minEntry || n > maxEntry {
+		return newError(ErrPrefixLength, strconv.Itoa(n), "want 4 to 32")
+	}
+	h := sha256.Sum256([]byte(expression))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := s.seedList(list)
+	l.add(h, nil)
+	if n == minEntry {
+		delete(l.wrLen, h)
+	} else {
+		l.wrLen[h] = n
+	}
+	return nil
+}
+
+// seedList returns the list a test seeds by name, one of [Lists] or Web
+// Risk's SOCIAL_ENGINEERING_EXTENDED_COVERAGE, or nil. s.mu must be held.
+func (s *Server) seedList(name string) *list {
+	if name == extendedDef.name {
+		return s.extended
+	}
+	return s.lists[name]
 }
 
 // Remove takes the SHA-256 hash of expression off list, which gets a new
@@ -199,7 +274,7 @@ func (s *Server) Remove(list, expression string) error {
 	if err := checkExpression(expression); err != nil {
 		return err
 	}
-	if findDef(list) == nil {
+	if findDef(list) == nil && list != extendedDef.name {
 		return newError(ErrUnknownList, list, "")
 	}
 	if err := s.RemoveHash(list, sha256.Sum256([]byte(expression))); err != nil {
@@ -212,8 +287,8 @@ func (s *Server) Remove(list, expression string) error {
 func (s *Server) RemoveHash(list string, fullHash [32]byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	l, ok := s.lists[list]
-	if !ok {
+	l := s.seedList(list)
+	if l == nil {
 		return newError(ErrUnknownList, list, "")
 	}
 	if !l.remove(fullHash) {
@@ -224,9 +299,11 @@ func (s *Server) RemoveHash(list string, fullHash [32]byte) error {
 
 // Requests returns how many requests the server has received for
 // endpoint: "hashes:search", "hashList", "hashLists:batchGet",
-// "hashLists" (ListHashLists) or "urls:search"; "hpkekeyconfig" and
-// "ohttp" for the OHTTP gateway's key configuration and encapsulated
-// requests; "" counts every request, to any path. A request counts
+// "hashLists" (ListHashLists) or "urls:search" of v5;
+// "v1/threatLists:computeDiff", "v1/hashes:search" or "v1/uris:search" of
+// Web Risk; "hpkekeyconfig" and "ohttp" for the OHTTP gateway's key
+// configuration and encapsulated requests; "" counts every request, to
+// any path. A request counts
 // whatever its answer: a fault, a bad key, a 404. A request the gateway
 // decapsulates counts as "ohttp" only: "hashes:search" counts the
 // searches that came directly.
@@ -238,9 +315,10 @@ func (s *Server) Requests(endpoint string) int {
 
 // SearchedPrefixes returns a copy of every prefix received by
 // hashes:search, directly or through the OHTTP gateway, in the REST form
-// or Chromium's $req, in the order received, including the prefixes of
-// requests the server refused (a bad key, a fault, a prefix that is not 4
-// bytes): what a client sent, so a test can check what it revealed. A
+// or Chromium's $req, and by Web Risk's v1/hashes:search, in the order
+// received, including the prefixes of
+// requests the server refused (a bad key, a fault, a prefix of the wrong
+// length): what a client sent, so a test can check what it revealed. A
 // value that is not base64 is not a prefix and is left out.
 func (s *Server) SearchedPrefixes() [][]byte {
 	s.mu.Lock()

@@ -32,6 +32,9 @@ type list struct {
 	// byPrefix holds, for a 4-byte list, the full hashes sharing each
 	// 4-byte prefix: the list's hashes are its keys.
 	byPrefix map[[4]byte][][32]byte
+	// wrLen holds the length of a hash's Web Risk entry where
+	// [Server.AddPrefix] set one other than 4.
+	wrLen map[[32]byte]int
 
 	n      uint64 // the version number: one more at each change of the hashes
 	cur    []byte // the sorted hashes at version n; nil until built
@@ -46,6 +49,7 @@ func newList(def *listDef) *list {
 		def:      def,
 		entries:  make(map[[32]byte][]ThreatAttribute),
 		byPrefix: make(map[[4]byte][][32]byte),
+		wrLen:    make(map[[32]byte]int),
 		snaps:    make(map[string][]byte),
 	}
 }
@@ -87,6 +91,7 @@ func (l *list) remove(h [32]byte) bool {
 		return false
 	}
 	delete(l.entries, h)
+	delete(l.wrLen, h)
 	if l.def.width == 4 {
 		p := [4]byte(h[:4])
 		hs := slices.DeleteFunc(l.byPrefix[p], func(x [32]byte) bool { return x == h })

@@ -16,4 +16,10 @@
 // apierror (github.com/googleapis/gax-go/v2/apierror): its HTTP code, its
 // status, and the reason of its google.rpc.ErrorInfo, such as
 // API_KEY_INVALID for a wrong key.
+//
+// Google's Web Risk client, google.golang.org/api/webrisk/v1, is tested
+// against sbtest's Web Risk API: computeDiff's lists are decoded by a
+// bit-at-a-time little-endian Rice decoder written in the test from Web
+// Risk's compression guide, not by the module's hashlist, and each
+// checksum is verified over that decoding.
 package gapi

@@ -170,6 +170,13 @@ func (t keyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // Browsing service.
 func wantAPIError(t *testing.T, err error, code int, reason string) {
 	t.Helper()
+	wantServiceError(t, err, code, reason, "safebrowsing.googleapis.com")
+}
+
+// wantServiceError is wantAPIError for the API of service, such as
+// "webrisk.googleapis.com".
+func wantServiceError(t *testing.T, err error, code int, reason, service string) {
+	t.Helper()
 	var ae *apierror.APIError
 	if !errors.As(err, &ae) {
 		var ok bool
@@ -180,8 +187,8 @@ func wantAPIError(t *testing.T, err error, code int, reason string) {
 	if ae.HTTPCode() != code || ae.Reason() != reason {
 		t.Errorf("HTTP %d, reason %q; want %d, %q: %v", ae.HTTPCode(), ae.Reason(), code, reason, err)
 	}
-	if reason != "" && (ae.Domain() != "googleapis.com" || ae.Metadata()["service"] != "safebrowsing.googleapis.com") {
-		t.Errorf("domain %q, metadata %v; want googleapis.com, safebrowsing.googleapis.com", ae.Domain(), ae.Metadata())
+	if reason != "" && (ae.Domain() != "googleapis.com" || ae.Metadata()["service"] != service) {
+		t.Errorf("domain %q, metadata %v; want googleapis.com, %s", ae.Domain(), ae.Metadata(), service)
 	}
 }
 
