@@ -30,37 +30,47 @@ func ExampleParseAPI() {
 
 // ExampleConfig_webRisk makes a client of the Web Risk API, for
 // commercial use: its lists are its threat types, fetched from
-// webrisk.googleapis.com unless BaseURL says otherwise. Web Risk has no
-// RealTime mode.
+// webrisk.googleapis.com unless BaseURL says otherwise, and a listed
+// entry, of 4 to 32 bytes, is searched whole.
 func ExampleConfig_webRisk() {
-	c, err := lookup.New(lookup.Config{APIKey: "your-key", API: lookup.WebRisk})
+	s := sbtest.NewServer() // serves Web Risk beside v5
+	defer s.Close()
+	s.Add("mw-4b", "evil.example/")           // MALWARE, a 4-byte entry
+	s.AddPrefix("se-4b", "phish.example/", 8) // SOCIAL_ENGINEERING, 8 bytes
+	s.Add("SOCIAL_ENGINEERING_EXTENDED_COVERAGE", "maybe.example/")
+
+	c, err := lookup.New(lookup.Config{APIKey: s.APIKey, BaseURL: s.URL, API: lookup.WebRisk})
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer c.Close()
-	for _, l := range c.Lists() {
-		fmt.Println(l.Name, l.Loaded)
-	}
+	ctx := context.Background()
 	// A service runs go c.Run(ctx), then c.Ready(ctx), as under v5.
-
-	_, err = lookup.New(lookup.Config{APIKey: "your-key", API: lookup.WebRisk, Mode: lookup.RealTime})
-	fmt.Println(err)
-
-	// The extended coverage list, which has more false positives, is
-	// kept only when named; its threats are of a type v5 lacks.
-	c2, err := lookup.New(lookup.Config{APIKey: "your-key", API: lookup.WebRisk,
-		Lists: []string{"SOCIAL_ENGINEERING", "SOCIAL_ENGINEERING_EXTENDED_COVERAGE"}})
-	if err != nil {
+	if err := c.Update(ctx); err != nil {
 		log.Fatal(err)
 	}
-	defer c2.Close()
-	fmt.Println(len(c2.Lists()), lookup.SocialEngineeringExtendedCoverage)
+	for _, l := range c.Lists() {
+		fmt.Println(l.Name, l.Entries)
+	}
+	// The extended coverage list, which has more false positives, is
+	// kept only when named: by default its URL is not looked up.
+	for _, u := range []string{"http://evil.example/", "http://phish.example/", "http://maybe.example/"} {
+		v, err := c.Lookup(ctx, u)
+		fmt.Println(u, v.Threats, err)
+	}
+	fmt.Println("computeDiff", s.Requests("v1/threatLists:computeDiff"), "hashes:search", s.Requests("v1/hashes:search"))
+
+	_, err = lookup.New(lookup.Config{APIKey: s.APIKey, API: lookup.WebRisk, Mode: lookup.RealTime})
+	fmt.Println(err)
 	// Output:
-	// MALWARE false
-	// SOCIAL_ENGINEERING false
-	// UNWANTED_SOFTWARE false
+	// MALWARE 1
+	// SOCIAL_ENGINEERING 1
+	// UNWANTED_SOFTWARE 0
+	// http://evil.example/ [{MALWARE [] evil.example/}] <nil>
+	// http://phish.example/ [{SOCIAL_ENGINEERING [] phish.example/}] <nil>
+	// http://maybe.example/ [] <nil>
+	// computeDiff 3 hashes:search 2
 	// lookup: Config.Mode: Web Risk has no Global Cache list, so no RealTime mode: use LocalList or NoStorage
-	// 2 SOCIAL_ENGINEERING_EXTENDED_COVERAGE
 }
 
 // ExampleConfig_maxSearchesPerMinute caps the searches a client sends:
@@ -99,30 +109,36 @@ func ExampleConfig_maxSearchesPerMinute() {
 
 // ExampleClient_SearchHashPrefixes asks the server about raw prefixes, as
 // a front that serves a fleet does: under Web Risk, each of 4 to 32 bytes
-// (a whole entry of a list); under v5, of 4.
+// (a whole entry of a list); under v5, of 4. Identical prefixes are asked
+// once, and the cache answers them next.
 func ExampleClient_SearchHashPrefixes() {
 	s := sbtest.NewServer()
 	defer s.Close()
-	s.Add("se-4b", "evil.example/")
-	c, err := lookup.New(lookup.Config{APIKey: s.APIKey, BaseURL: s.URL, Mode: lookup.NoStorage})
+	s.AddPrefix("se-4b", "phish.example/", 8)
+	c, err := lookup.New(lookup.Config{APIKey: s.APIKey, BaseURL: s.URL, API: lookup.WebRisk, Mode: lookup.NoStorage})
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer c.Close()
-	h := sha256.Sum256([]byte("evil.example/"))
-	res, err := c.SearchHashPrefixes(context.Background(), [][]byte{h[:4], h[:4]})
-	if err != nil {
-		log.Fatal(err)
+	ctx := context.Background()
+	h := sha256.Sum256([]byte("phish.example/"))
+	for range 2 {
+		res, err := c.SearchHashPrefixes(ctx, [][]byte{h[:8], h[:8]})
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, r := range res {
+			fmt.Printf("%x %d %v %v\n", r.HashPrefix, len(r.FullHashes), r.FullHashes[0].Details[0].Type, r.Origin)
+		}
 	}
-	for _, r := range res {
-		fmt.Printf("%x %d %v\n", r.HashPrefix, len(r.FullHashes), r.Origin)
-	}
-	_, err = c.SearchHashPrefixes(context.Background(), [][]byte{h[:8]})
+	_, err = c.SearchHashPrefixes(ctx, [][]byte{h[:3]})
 	fmt.Println(err)
 	// Output:
-	// f001957c 1 OriginSearch
-	// f001957c 1 OriginSearch
-	// lookup: SearchHashPrefixes: prefix 0 is 8 bytes, want 4
+	// 153406ebe6db6394 1 SOCIAL_ENGINEERING OriginSearch
+	// 153406ebe6db6394 1 SOCIAL_ENGINEERING OriginSearch
+	// 153406ebe6db6394 1 SOCIAL_ENGINEERING OriginCache
+	// 153406ebe6db6394 1 SOCIAL_ENGINEERING OriginCache
+	// lookup: SearchHashPrefixes: prefix 0 is 3 bytes, want 4 to 32
 }
 
 // ExampleListSnapshot_Entries walks a list's hashes: under v5 each Width

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/urlspec/urlspec/safebrowse/sbtest"
 )
 
 // TestWebRiskFaultStorm is TestFaultStorm under Web Risk: clients of both
@@ -20,25 +22,74 @@ import (
 // are writing, and each client is closed in the middle of its lookups.
 // Whatever happens, a listed URL is never SAFE with a nil error, and an
 // unlisted one never gets a threat; and the Dir they leave answers a new
-// client. Run it under -race.
+// client. It runs against sbtest and against the tests' own fake (which
+// answers JSON), each storm a second. Run it under -race.
 func TestWebRiskFaultStorm(t *testing.T) {
+	t.Run("sbtest", func(t *testing.T) {
+		s := sbtest.NewServer(sbtest.WithCacheDuration(20*time.Millisecond), sbtest.WithRecommendedNextDiff(time.Millisecond))
+		defer s.Close()
+		for _, err := range []error{
+			s.Add("mw-4b", "evil.example/login"),
+			s.AddPrefix("se-4b", "phish.example/a/", 8),
+		} {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		endpoints := []string{"", "v1/threatLists:computeDiff", "v1/hashes:search"}
+		faults := []sbtest.Fault{
+			{Status: 503}, {Status: 500}, {Status: 429}, {Status: 400}, {Status: 404}, {Status: 403},
+			{Garbage: true}, {BadChecksum: true}, {Latency: 5 * time.Millisecond}, {Latency: 50 * time.Millisecond, Status: 503},
+		}
+		webRiskStorm(t, s.URL, s.APIKey, func(r *rand.Rand) {
+			f := faults[r.IntN(len(faults))]
+			f.Endpoint = endpoints[r.IntN(len(endpoints))]
+			f.Times = 1 + r.IntN(3)
+			s.Inject(f)
+			if r.IntN(20) == 0 {
+				s.ClearFaults()
+			}
+		}, s.ClearFaults)
+	})
+	t.Run("fake", func(t *testing.T) {
+		s := newWRServer(t)
+		s.json = true
+		s.expire, s.negative = 20*time.Millisecond, 20*time.Millisecond
+		s.add("MALWARE", "evil.example/login", 4)
+		s.add("SOCIAL_ENGINEERING", "phish.example/a/", 8)
+		methods := []string{"", "computeDiff", "search"}
+		faults := []wrFault{
+			{Status: 503}, {Status: 500}, {Status: 429}, {Status: 400}, {Status: 404}, {Status: 403},
+			{Garbage: true}, {BadChecksum: true}, {Latency: 5 * time.Millisecond}, {Latency: 50 * time.Millisecond, Status: 503},
+		}
+		webRiskStorm(t, s.URL, testKey, func(r *rand.Rand) {
+			f := faults[r.IntN(len(faults))]
+			f.Method = methods[r.IntN(len(methods))]
+			f.Times = 1 + r.IntN(3)
+			s.inject(f)
+			if r.IntN(20) == 0 {
+				s.clearFaults()
+			}
+		}, s.clearFaults)
+	})
+}
+
+// webRiskStorm runs the storm against the Web Risk server at base, which
+// lists evil.example/login on MALWARE with a 4-byte entry and
+// phish.example/a/ on SOCIAL_ENGINEERING with an 8-byte one: fault
+// injects a random fault, clear ends them.
+func webRiskStorm(t *testing.T, base, key string, fault func(*rand.Rand), clear func()) {
 	const (
-		evil  = "http://evil.example/login"     // a 4-byte entry of MALWARE
-		phish = "http://phish.example/a/b.html" // an 8-byte entry of SOCIAL_ENGINEERING
+		evil  = "http://evil.example/login"
+		phish = "http://phish.example/a/b.html"
 		good  = "http://good.example/"
 	)
-	s := newWRServer(t)
-	// Short times, so that searches are sent all along: an answer is
-	// cached for 20 ms, then asked again.
-	s.expire, s.negative = 20*time.Millisecond, 20*time.Millisecond
-	s.add("MALWARE", "evil.example/login", 4)
-	s.add("SOCIAL_ENGINEERING", "phish.example/a/", 8)
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
 	// The first client loads the lists into Dir before the storm.
-	first, err := New(Config{APIKey: testKey, API: WebRisk, BaseURL: s.URL, Dir: dir})
+	first, err := New(Config{APIKey: key, API: WebRisk, BaseURL: base, Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,24 +99,13 @@ func TestWebRiskFaultStorm(t *testing.T) {
 	first.Close()
 
 	// The storm: a random fault, for a few requests, every millisecond.
-	methods := []string{"", "computeDiff", "search"}
-	faults := []wrFault{
-		{Status: 503}, {Status: 500}, {Status: 429}, {Status: 400}, {Status: 404}, {Status: 403},
-		{Garbage: true}, {BadChecksum: true}, {Latency: 5 * time.Millisecond}, {Latency: 50 * time.Millisecond, Status: 503},
-	}
 	var storm sync.WaitGroup
 	storm.Add(1)
 	go func() {
 		defer storm.Done()
 		r := rand.New(rand.NewPCG(3, 4))
 		for ctx.Err() == nil {
-			f := faults[r.IntN(len(faults))]
-			f.Method = methods[r.IntN(len(methods))]
-			f.Times = 1 + r.IntN(3)
-			s.inject(f)
-			if r.IntN(20) == 0 {
-				s.clearFaults()
-			}
+			fault(r)
 			time.Sleep(time.Millisecond)
 		}
 	}()
@@ -93,7 +133,7 @@ func TestWebRiskFaultStorm(t *testing.T) {
 			defer clients.Done()
 			// Later clients start from what the earlier ones saved.
 			time.Sleep(time.Duration(i) * 50 * time.Millisecond)
-			cfg := Config{APIKey: testKey, API: WebRisk, BaseURL: s.URL, Mode: mode, MaxSearchesPerMinute: 20_000 * (i % 2)}
+			cfg := Config{APIKey: key, API: WebRisk, BaseURL: base, Mode: mode, MaxSearchesPerMinute: 20_000 * (i % 2)}
 			if mode != NoStorage {
 				cfg.Dir = dir
 			}
@@ -154,8 +194,8 @@ func TestWebRiskFaultStorm(t *testing.T) {
 	}
 
 	// After the storm, the Dir the clients wrote during it is whole.
-	s.clearFaults()
-	after, err := New(Config{APIKey: testKey, API: WebRisk, BaseURL: s.URL, Dir: dir, Frozen: true})
+	clear()
+	after, err := New(Config{APIKey: key, API: WebRisk, BaseURL: base, Dir: dir, Frozen: true})
 	if err != nil {
 		t.Fatal(err)
 	}
