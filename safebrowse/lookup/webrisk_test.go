@@ -140,7 +140,8 @@ func TestNewWebRisk(t *testing.T) {
 // TestWebRiskLookup: a Local List client fetches each list with its own
 // computeDiff, then searches only the entries the lists hold, whole, with
 // the threat types of its lists, and reports the server's threat types.
-// It asks alt=proto, and reads a server that answers JSON all the same.
+// It asks alt=proto, and reads a server that answers JSON all the same
+// (decision w7).
 func TestWebRiskLookup(t *testing.T) {
 	t.Run("proto", func(t *testing.T) { testWebRiskLookup(t, false) })
 	t.Run("json", func(t *testing.T) { testWebRiskLookup(t, true) })
@@ -220,7 +221,7 @@ func testWebRiskLookup(t *testing.T, json bool) {
 	}
 }
 
-// TestWebRiskWholeEntry: an entry matches a hash only on its whole
+// TestWebRiskWholeEntry (decision w1): an entry matches a hash only on its whole
 // length, and the shortest entry of any list that matches is the one
 // searched and cached.
 func TestWebRiskWholeEntry(t *testing.T) {
@@ -270,7 +271,7 @@ func TestWebRiskWholeEntry(t *testing.T) {
 	}
 }
 
-// TestWebRiskSearchCache: a search's answer is cached under the prefix
+// TestWebRiskSearchCache (decision w2): a search's answer is cached under the prefix
 // sent until the earliest of its negativeExpireTime and its full hashes'
 // expireTime, within MaxCacheDuration.
 func TestWebRiskSearchCache(t *testing.T) {
@@ -323,7 +324,7 @@ func TestWebRiskSearchCache(t *testing.T) {
 	}
 }
 
-// TestWebRiskSearchReply: what a hashes:search reply may hold and what
+// TestWebRiskSearchReply (decision w3): what a hashes:search reply may hold and what
 // the client keeps of it.
 func TestWebRiskSearchReply(t *testing.T) {
 	h := hashOf("evil.example/")
@@ -422,7 +423,7 @@ func expressionsOf(t *testing.T, c *Client, rawURL string) []string {
 	return exprs[:len(hashes)]
 }
 
-// TestWebRiskConstraint: maxDatabaseEntries and maxDiffEntries are sent
+// TestWebRiskConstraint (decision w6): maxDatabaseEntries and maxDiffEntries are sent
 // only when Config.MaxDatabaseEntries is set, as the power of two at or
 // below it within 2^10 to 2^20, and a reply over it is refused.
 func TestWebRiskConstraint(t *testing.T) {
@@ -489,7 +490,7 @@ func TestWebRiskConstraint(t *testing.T) {
 	}
 }
 
-// TestWebRiskNextDiff: recommendedNextDiff sets when a list is next due,
+// TestWebRiskNextDiff (decision w4): recommendedNextDiff sets when a list is next due,
 // within a second and a day of now; absent, 30 minutes, jittered.
 func TestWebRiskNextDiff(t *testing.T) {
 	tests := []struct {
@@ -596,7 +597,7 @@ func sortedBytes(b [][]byte) [][]byte {
 	return s
 }
 
-// TestWebRiskUpdateFailures: a failed update leaves the old lists
+// TestWebRiskUpdateFailures (decision w5): a failed update leaves the old lists
 // answering and backs off; a list the server refuses (a 4xx) fails alone
 // and drops its version, while a server or network failure stops the
 // round.
@@ -669,7 +670,7 @@ func TestWebRiskExtendedCoverage(t *testing.T) {
 	}
 }
 
-// TestSearchBudget: past Config.MaxSearchesPerMinute, a search is not
+// TestSearchBudget (decision w8): past Config.MaxSearchesPerMinute, a search is not
 // sent and its lookup fails with ErrSearchBudget, never safe; the count
 // shows in Stats; a minute later searches go again. Under v5 too.
 func TestSearchBudget(t *testing.T) {
@@ -712,7 +713,7 @@ func TestSearchBudget(t *testing.T) {
 	}
 }
 
-// TestBudgetWindow: the budget counts exactly the requests of the last
+// TestBudgetWindow (decision w8): the budget counts exactly the requests of the last
 // minute, whatever their spacing.
 func TestBudgetWindow(t *testing.T) {
 	b := newBudget(3)
