@@ -186,7 +186,8 @@ type Config struct {
 }
 
 // A Client answers whether URLs are unsafe, from the Safe Browsing v5 API
-// with the procedure its Mode names. It is safe for concurrent use: lookups
+// (or the Web Risk API, with Config.API) with the procedure its Mode
+// names. It is safe for concurrent use: lookups
 // run concurrently with each other and with updates.
 type Client struct {
 	key    string
@@ -223,7 +224,7 @@ type Client struct {
 	budget     *budget     // Config.MaxSearchesPerMinute; nil: no cap (budget.go)
 
 	searches backoff // of hashes:search
-	updates  backoff // of hashList and hashLists:batchGet
+	updates  backoff // of hashList and hashLists:batchGet, or computeDiff
 	flights  flights // the searches in flight (flight.go)
 
 	updateMu sync.Mutex // serialises updates

@@ -59,8 +59,9 @@ func (q *query) key(i int) key {
 // localMiss reports whether the local lists answered SAFE, with no request.
 func (q *query) localMiss() bool { return q.local && !q.hit && q.need == 0 }
 
-// Lookup returns the verdict of the Safe Browsing v5 API on rawURL, by the
-// procedure of the client's Mode (see the package doc).
+// Lookup returns the verdict of the Safe Browsing v5 API on rawURL (or of
+// the Web Risk API, with Config.API), by the procedure of the client's
+// Mode (see the package doc).
 //
 // A failure is never a verdict. When hashes:search fails (network, a status
 // other than 200, a corrupt body, ctx ending, or the client backing off after
