@@ -141,10 +141,16 @@ type found struct {
 // prefix at once with a *BackoffError. When ctx ends first, the caller
 // leaves the searches it waits on, and each prefix still unanswered gets
 // ctx's error; a search is dropped only once every caller waiting on it
-// has gone.
+// has gone. A caller whose ctx has ended already starts and joins nothing:
+// every prefix gets ctx's error, whatever another caller's search might
+// have answered.
 func (c *Client) searchAll(ctx context.Context, prefixes []key) []found {
 	out := make([]found, len(prefixes))
-	if err := c.searches.check(c.now()); err != nil {
+	err := c.searches.check(c.now())
+	if err == nil && ctx.Err() != nil {
+		err = fmt.Errorf("lookup: %s: %w", methodSearch, ctx.Err())
+	}
+	if err != nil {
 		for i := range out {
 			out[i].err = err
 		}
