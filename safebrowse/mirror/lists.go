@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/urlspec/urlspec/internal/inputerr"
@@ -60,13 +61,17 @@ type statuses struct {
 // statuses returns the source's Lists, shared and read-only: the copy
 // kept since the source's last update, or a new one, so that a list
 // request copies nothing that only an update changes.
-func (m *Mirror) statuses() []lookup.ListStatus {
-	g := m.src.ListsGeneration() // before Lists, as its doc asks
-	if s := m.status.Load(); s != nil && s.gen == g {
+func (m *Mirror) statuses() []lookup.ListStatus { return sourceStatuses(m.src, &m.status) }
+
+// sourceStatuses returns src's Lists as held in *p, its copy of them,
+// which it renews when src's ListsGeneration has moved.
+func sourceStatuses(src *lookup.Client, p *atomic.Pointer[statuses]) []lookup.ListStatus {
+	g := src.ListsGeneration() // before Lists, as its doc asks
+	if s := p.Load(); s != nil && s.gen == g {
 		return s.st
 	}
-	s := &statuses{gen: g, st: m.src.Lists()}
-	m.status.Store(s)
+	s := &statuses{gen: g, st: src.Lists()}
+	p.Store(s)
 	return s.st
 }
 
@@ -219,14 +224,21 @@ func (m *Mirror) reply(l *list, st lookup.ListStatus, from []byte, c constraints
 // random, so that a fleet does not arrive at once, within MinWait and
 // MaxWait, in whole seconds; FrozenWait for a frozen mirror.
 func (m *Mirror) minimumWait(next time.Time) time.Duration {
-	if m.cfg.Frozen {
+	return nextWait(m.now(), next, m.cfg.Frozen, m.rand, m.minWait)
+}
+
+// nextWait is the wait of a client of a list whose source is next due at
+// next, as minimumWait gives it, now being now, rand a source of random
+// numbers in [0, 1) and minWait the least wait.
+func nextWait(now, next time.Time, frozen bool, rand func() float64, minWait time.Duration) time.Duration {
+	if frozen {
 		return FrozenWait
 	}
-	d := next.Sub(m.now())
+	d := next.Sub(now)
 	if d > 0 {
-		d += time.Duration(m.rand() * 0.1 * float64(d))
+		d += time.Duration(rand() * 0.1 * float64(d))
 	}
-	return min(max(d, m.minWait), MaxWait).Truncate(time.Second)
+	return min(max(d, minWait), MaxWait).Truncate(time.Second)
 }
 
 // serveLists answers hashList and hashLists:batchGet from the mirror's
