@@ -32,6 +32,7 @@ type config struct {
 	frozen, fake, mirror, ohttpPadding      bool
 	cacheDuration                           time.Duration
 	cacheSize, upstreamSearches             int
+	maxSearchesPerMinute                    int
 	cacheBytes                              int64
 
 	lookupMode lookup.Mode
@@ -42,7 +43,7 @@ type config struct {
 // envFlags are the flags that fall back to $SBSERVER_<FLAG>: those from
 // -upstream on; the older ones keep their behaviour.
 var envFlags = []string{"upstream", "key-file", "cache-duration", "tls-cert", "tls-key", "client-keys", "log-format", "log-level", "mirror", "cache-size", "ohttp-relay", "ohttp-key-url",
-	"cache-bytes", "upstream-searches", "ohttp-padding"}
+	"cache-bytes", "upstream-searches", "ohttp-padding", "max-searches-per-minute"}
 
 // envName is the variable a flag falls back to: SBSERVER_ and the flag in
 // upper snake case.
@@ -82,6 +83,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.IntVar(&c.cacheSize, "cache-size", mirror.DefaultCacheSize, "prefixes the -mirror search cache holds at most, whatever their bytes (a cap on the count beside -cache-bytes)")
 	fs.Int64Var(&c.cacheBytes, "cache-bytes", mirror.DefaultCacheBytes, "bytes each search cache holds at most, full hashes counted: the client's, and with -mirror the mirror's")
 	fs.IntVar(&c.upstreamSearches, "upstream-searches", lookup.DefaultMaxSearchesInFlight, "hashes:search requests in flight upstream at most, for every endpoint and the -mirror together")
+	fs.IntVar(&c.maxSearchesPerMinute, "max-searches-per-minute", 0, "hashes:search requests sent upstream in any minute at most, for every endpoint and the -mirror together; past it a check fails, never safe (0: no cap)")
 	fs.StringVar(&c.ohttpRelay, "ohttp-relay", "", "send every upstream hashes:search through this Oblivious HTTP relay to the gateway, never directly")
 	fs.StringVar(&c.ohttpKeyURL, "ohttp-key-url", "", "the gateway's key configuration URL, with -ohttp-relay (default Google's; with -fake, the fake's)")
 	fs.BoolVar(&c.ohttpPadding, "ohttp-padding", false, "with -ohttp-relay, pad each encapsulated search to 512 B, 1, 2, 4 or 8 KiB, so that the relay cannot tell how many prefixes it holds")
@@ -145,6 +147,9 @@ func (c *config) check(set map[string]bool, getenv func(string) string) error {
 	}
 	if c.upstreamSearches <= 0 {
 		return fmt.Errorf("%w: -upstream-searches %d: want a positive number of requests", errUsage, c.upstreamSearches)
+	}
+	if c.maxSearchesPerMinute < 0 || c.maxSearchesPerMinute > lookup.MaxSearchesPerMinute {
+		return fmt.Errorf("%w: -max-searches-per-minute %d: want 0 (no cap) to %d requests", errUsage, c.maxSearchesPerMinute, lookup.MaxSearchesPerMinute)
 	}
 	if c.cacheDuration <= 0 {
 		return fmt.Errorf("%w: -cache-duration %v: want a positive duration", errUsage, c.cacheDuration)

@@ -16,7 +16,7 @@
 //	         [-dir dir] [-frozen] [-fake | -upstream URL] [-client-keys file] [-cache-duration 300s]
 //	         [-tls-cert file -tls-key file] [-log-format text|json] [-log-level info]
 //	         [-mirror [-cache-size 1048576]] [-ohttp-relay URL [-ohttp-key-url URL] [-ohttp-padding]]
-//	         [-cache-bytes 67108864] [-upstream-searches 8]
+//	         [-cache-bytes 67108864] [-upstream-searches 8] [-max-searches-per-minute 0]
 //
 // The -key flag gives the API key of a Google Cloud project with the Safe
 // Browsing API enabled; it defaults to $SAFE_BROWSING_API_KEY. -key-file
@@ -63,10 +63,18 @@
 // thousands of full hashes a prefix cannot fill the heap. With -mirror,
 // the mirror's own search cache has the same byte budget beside the
 // client's: the two together hold at most twice -cache-bytes.
-// -upstream-searches and -cache-bytes fall back to
-// SBSERVER_UPSTREAM_SEARCHES and SBSERVER_CACHE_BYTES. /metrics counts
-// sbserver_coalesced_total (hash prefixes that joined a search in flight)
-// and sbserver_search_waits_total (searches that waited for a slot).
+// -max-searches-per-minute caps the upstream hashes:search requests sent
+// in any 60 seconds, for every endpoint and the mirror together
+// (lookup.Config.MaxSearchesPerMinute; 0, the default, sets no cap): a
+// check that needs a search past it fails (503), never "safe". Each is
+// billed under Web Risk, where a NoStorage check may send 30.
+// -upstream-searches, -cache-bytes and -max-searches-per-minute fall back
+// to SBSERVER_UPSTREAM_SEARCHES, SBSERVER_CACHE_BYTES and
+// SBSERVER_MAX_SEARCHES_PER_MINUTE. /metrics counts
+// sbserver_coalesced_total (hash prefixes that joined a search in flight),
+// sbserver_search_waits_total (searches that waited for a slot) and
+// sbserver_searches_over_budget_total (searches held back by
+// -max-searches-per-minute).
 //
 // # Mirror
 //
@@ -273,7 +281,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, h *hooks) int {
 		return 2
 	}
 	cfg := lookup.Config{APIKey: c.key, Mode: c.lookupMode, Dir: c.dir, BaseURL: c.upstream,
-		CacheBytes: c.cacheBytes, MaxSearchesInFlight: c.upstreamSearches}
+		CacheBytes: c.cacheBytes, MaxSearchesInFlight: c.upstreamSearches, MaxSearchesPerMinute: c.maxSearchesPerMinute}
 	if c.fake {
 		s := sbtest.NewServer(sbtest.WithTestURLs())
 		defer s.Close()

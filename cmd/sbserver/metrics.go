@@ -106,6 +106,7 @@ var (
 		{counter("search_errors", "hashes:search requests that failed."), func(s statsSnapshot) uint64 { return s.SearchErrors }},
 		{counter("coalesced", "Hash prefixes that joined a hashes:search already in flight rather than ask again, for any endpoint or the mirror."), func(s statsSnapshot) uint64 { return s.Coalesced }},
 		{counter("search_waits", "hashes:search requests that waited for a slot because -upstream-searches were in flight."), func(s statsSnapshot) uint64 { return s.SearchWaits }},
+		{counter("searches_over_budget", "hashes:search requests not sent because -max-searches-per-minute had gone in the last minute."), func(s statsSnapshot) uint64 { return s.SearchesOverBudget }},
 		{counter("updates", "List update requests sent."), func(s statsSnapshot) uint64 { return s.Updates }},
 		{counter("update_errors", "List update requests that failed."), func(s statsSnapshot) uint64 { return s.UpdateErrors }},
 		{counter("ohttp_searches", "hashes:search requests sent through the Oblivious HTTP relay (-ohttp-relay)."), func(s statsSnapshot) uint64 {

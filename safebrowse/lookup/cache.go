@@ -52,10 +52,10 @@ const (
 	attrBytes       = 4  // a ThreatAttribute
 )
 
-// An entry is what the cache knows about one 4-byte prefix: until when it
-// is valid, and the full hashes the server returned for it (none: the
-// negative cache). An entry is never changed once made, so a lookup may hold
-// it after the lock is released.
+// An entry is what the cache knows about one prefix (4 bytes, or under
+// Web Risk up to 32): until when it is valid, and the full hashes the
+// server returned for it (none: the negative cache). An entry is never
+// changed once made, so a lookup may hold it after the lock is released.
 type entry struct {
 	expires time.Time
 	hashes  []fullHash
@@ -130,22 +130,65 @@ func allocBytes(n int) int64 {
 	return int64(n+8<<10-1) &^ (8<<10 - 1)
 }
 
-// cache maps 4-byte prefixes, as big-endian uint32s, to entries.
+// A key names a hash prefix in the cache and among the searches in
+// flight: a 4-byte prefix (every v5 prefix, and most of Web Risk's) by its
+// value as a big-endian uint32, a longer one (Web Risk's entries of 5 to
+// 32 bytes) by its bytes, whole. The cache keeps the two kinds in two
+// maps, so that a 4-byte prefix costs a lookup what it cost before Web
+// Risk's longer ones.
+type key struct {
+	p    uint32 // a 4-byte prefix; 0 when long is set
+	long string // a longer prefix, whole; "" for a 4-byte one
+}
+
+// keyOf returns the key of the prefix b, of 4 to 32 bytes.
+func keyOf(b []byte) key {
+	if len(b) == 4 {
+		return key{p: binary.BigEndian.Uint32(b)}
+	}
+	return key{long: string(b)}
+}
+
+// appendTo appends the prefix k names to dst.
+func (k key) appendTo(dst []byte) []byte {
+	if k.long != "" {
+		return append(dst, k.long...)
+	}
+	return binary.BigEndian.AppendUint32(dst, k.p)
+}
+
+// bytes estimates what a longer key adds to the cost of its entry: its
+// slot in the map of longer keys, 16 bytes more than one of a uint32's,
+// and the string's bytes, as the allocator rounds them. A 4-byte key
+// adds nothing to cacheEntryBytes.
+func (k key) bytes() int64 {
+	if k.long == "" {
+		return 0
+	}
+	return 16 + allocBytes(len(k.long))
+}
+
+// cache maps prefixes to entries: 4-byte prefixes, as big-endian uint32s,
+// in m, and longer ones, by their bytes, in long.
 type cache struct {
 	size      int          // CacheSize, or less in tests
 	maxBytes  int64        // Config.CacheBytes, or its default
-	n         atomic.Int64 // len(m), read without the lock
+	n         atomic.Int64 // len(m)+len(long), read without the lock
 	mu        sync.Mutex
 	m         map[uint32]*entry
-	bytes     int64 // the entries' bytes, as entry.bytes estimates them
+	long      map[string]*entry
+	bytes     int64 // the entries' bytes, as entry.bytes and key.bytes estimate them
 	nextPurge time.Time
 }
 
 func newCache(size int, maxBytes int64) *cache {
-	return &cache{size: size, maxBytes: maxBytes, m: make(map[uint32]*entry)}
+	return &cache{size: size, maxBytes: maxBytes, m: make(map[uint32]*entry), long: make(map[string]*entry)}
 }
 
 func prefixOf(h *safebrowse.Hash) uint32 { return binary.BigEndian.Uint32(h[:4]) }
+
+// count returns the entries, of both maps. c.mu must be held.
+func (c *cache) count() int { return len(c.m) + len(c.long) }
 
 // get sets out[i] to the unexpired entry for the prefix of hashes[i], or nil,
 // deleting the expired entries it meets (step 1 of each procedure), and
@@ -163,60 +206,108 @@ func (c *cache) get(now time.Time, hashes []safebrowse.Hash, out []*entry) bool 
 		found = found || e != nil
 	}
 	c.purgeLocked(now, false, 0)
-	c.n.Store(int64(len(c.m)))
+	c.n.Store(int64(c.count()))
 	c.mu.Unlock()
 	return found
 }
 
-// get1 returns the unexpired entry of prefix p, or nil, deleting an
-// expired one.
-func (c *cache) get1(now time.Time, p uint32) *entry {
+// getKey returns the unexpired entry of k, or nil, deleting an expired
+// one.
+func (c *cache) getKey(now time.Time, k key) *entry {
 	if c.n.Load() == 0 {
 		return nil
 	}
 	c.mu.Lock()
-	e := c.getLocked(now, p)
-	c.n.Store(int64(len(c.m)))
+	var e *entry
+	if k.long == "" {
+		e = c.getLocked(now, k.p)
+	} else {
+		e = c.getLongLocked(now, k.long)
+	}
+	c.n.Store(int64(c.count()))
 	c.mu.Unlock()
 	return e
 }
 
-// getLocked returns the unexpired entry of p, or nil, deleting an expired
-// one. c.mu must be held.
+// getPrefix returns the unexpired entry of the prefix b, of 4 to 32
+// bytes, or nil, deleting an expired one. It does not allocate.
+func (c *cache) getPrefix(now time.Time, b []byte) *entry {
+	if c.n.Load() == 0 {
+		return nil
+	}
+	c.mu.Lock()
+	var e *entry
+	if len(b) == 4 {
+		e = c.getLocked(now, binary.BigEndian.Uint32(b))
+	} else if e = c.long[string(b)]; e != nil && !now.Before(e.expires) {
+		c.deleteLocked(key{long: string(b)}, e)
+		e = nil
+	}
+	c.n.Store(int64(c.count()))
+	c.mu.Unlock()
+	return e
+}
+
+// getLocked returns the unexpired entry of the 4-byte prefix p, or nil,
+// deleting an expired one. c.mu must be held.
 func (c *cache) getLocked(now time.Time, p uint32) *entry {
 	e := c.m[p]
 	if e != nil && !now.Before(e.expires) {
-		c.deleteLocked(p, e)
+		c.deleteLocked(key{p: p}, e)
 		e = nil
 	}
 	return e
 }
 
-// deleteLocked deletes e, the entry of p. c.mu must be held.
-func (c *cache) deleteLocked(p uint32, e *entry) {
-	delete(c.m, p)
-	c.bytes -= e.bytes()
+// getLongLocked is getLocked for a longer prefix. c.mu must be held.
+func (c *cache) getLongLocked(now time.Time, p string) *entry {
+	e := c.long[p]
+	if e != nil && !now.Before(e.expires) {
+		c.deleteLocked(key{long: p}, e)
+		e = nil
+	}
+	return e
+}
+
+// deleteLocked deletes e, the entry of k. c.mu must be held.
+func (c *cache) deleteLocked(k key, e *entry) {
+	if k.long == "" {
+		delete(c.m, k.p)
+	} else {
+		delete(c.long, k.long)
+	}
+	c.bytes -= e.bytes() + k.bytes()
 }
 
 // put caches each entry for its prefix. An entry larger than the whole
 // budget of bytes is not cached.
-func (c *cache) put(now time.Time, entries map[uint32]*entry) {
+func (c *cache) put(now time.Time, entries map[key]*entry) {
 	c.mu.Lock()
-	for p, e := range entries {
-		n := e.bytes()
+	for k, e := range entries {
+		n := e.bytes() + k.bytes()
 		if n > c.maxBytes {
 			continue
 		}
-		if old := c.m[p]; old != nil {
-			c.deleteLocked(p, old)
+		var old *entry
+		if k.long == "" {
+			old = c.m[k.p]
+		} else {
+			old = c.long[k.long]
 		}
-		if len(c.m) >= c.size || c.bytes+n > c.maxBytes {
+		if old != nil {
+			c.deleteLocked(k, old)
+		}
+		if c.count() >= c.size || c.bytes+n > c.maxBytes {
 			c.purgeLocked(now, true, n)
 		}
-		c.m[p] = e
+		if k.long == "" {
+			c.m[k.p] = e
+		} else {
+			c.long[k.long] = e
+		}
 		c.bytes += n
 	}
-	c.n.Store(int64(len(c.m)))
+	c.n.Store(int64(c.count()))
 	c.mu.Unlock()
 }
 
@@ -231,19 +322,33 @@ func (c *cache) purgeLocked(now time.Time, full bool, need int64) {
 	c.nextPurge = now.Add(purgeEvery)
 	for p, e := range c.m {
 		if !now.Before(e.expires) {
-			c.deleteLocked(p, e)
+			c.deleteLocked(key{p: p}, e)
 		}
 	}
-	count := len(c.m) >= c.size
+	for p, e := range c.long {
+		if !now.Before(e.expires) {
+			c.deleteLocked(key{long: p}, e)
+		}
+	}
+	count := c.count() >= c.size
 	bytes := c.bytes+need > c.maxBytes
 	if !count && !bytes {
 		return
 	}
-	for p, e := range c.m {
-		if (!count || len(c.m) < c.size-c.size/8) && (!bytes || c.bytes+need <= c.maxBytes-c.maxBytes/8) {
-			break
+	enough := func() bool {
+		return (!count || c.count() < c.size-c.size/8) && (!bytes || c.bytes+need <= c.maxBytes-c.maxBytes/8)
+	}
+	for p, e := range c.long {
+		if enough() {
+			return
 		}
-		c.deleteLocked(p, e)
+		c.deleteLocked(key{long: p}, e)
+	}
+	for p, e := range c.m {
+		if enough() {
+			return
+		}
+		c.deleteLocked(key{p: p}, e)
 	}
 }
 

@@ -23,11 +23,15 @@ import (
 	"time"
 
 	"github.com/urlspec/urlspec/internal/inputerr"
+	"github.com/urlspec/urlspec/safebrowse"
 	"github.com/urlspec/urlspec/safebrowse/hashlist"
 	"github.com/urlspec/urlspec/safebrowse/internal/listname"
+	"github.com/urlspec/urlspec/safebrowse/internal/v4wire"
 )
 
 // Mode chooses the procedure of the v5 reference that answers a lookup.
+// Under Web Risk, LocalList and NoStorage are their Web Risk forms (see
+// the package doc, "Web Risk"), and RealTime does not exist.
 type Mode int
 
 const (
@@ -90,8 +94,14 @@ type Config struct {
 	// into request URLs: no error or log line ever shows it.
 	APIKey string
 
+	// API is the server's API: SafeBrowsing (v5, the zero value) or
+	// WebRisk (see the package doc, "Web Risk"). Under WebRisk, Mode is
+	// LocalList or NoStorage, and OHTTP must be nil.
+	API API
+
 	// BaseURL is the server, "scheme://host[:port]" with no path;
-	// "" means DefaultBaseURL. The client appends /v5/....
+	// "" means DefaultBaseURL, or DefaultWebRiskBaseURL under WebRisk.
+	// The client appends /v5/..., or /v1/... under WebRisk.
 	BaseURL string
 
 	// Mode is the lookup procedure; the zero value is LocalList.
@@ -100,6 +110,13 @@ type Config struct {
 	// Lists are the hash lists to keep. nil means DefaultLists; RealTime
 	// mode adds GlobalCache unless it is named. NoStorage keeps no lists:
 	// Lists must be nil then.
+	//
+	// Under WebRisk, Lists are threat types, which name Web Risk's lists
+	// (MALWARE, SOCIAL_ENGINEERING, UNWANTED_SOFTWARE,
+	// SOCIAL_ENGINEERING_EXTENDED_COVERAGE), and nil means
+	// DefaultWebRiskLists. They are also the threatTypes that every
+	// hashes:search asks, which Web Risk requires: in NoStorage mode too,
+	// where no list is kept.
 	Lists []string
 
 	// Dir is the directory the lists persist in across restarts, created
@@ -157,34 +174,57 @@ type Config struct {
 	// Concurrent calls that need one prefix share one request whatever
 	// the bound (counted in [Stats].Coalesced).
 	MaxSearchesInFlight int
+
+	// MaxSearchesPerMinute caps the hashes:search requests sent in any 60
+	// seconds, whoever made them: a search that would pass it is not
+	// sent, and its lookups fail with [ErrSearchBudget] (counted in
+	// [Stats].SearchesOverBudget), never "safe". Under WebRisk each
+	// request is billed, one a prefix, and a NoStorage lookup may send 30
+	// (see the package doc, "Web Risk"). 0 sets no cap; it must not be
+	// negative.
+	MaxSearchesPerMinute int
 }
 
 // A Client answers whether URLs are unsafe, from the Safe Browsing v5 API
-// with the procedure its Mode names. It is safe for concurrent use: lookups
+// (or the Web Risk API, with Config.API) with the procedure its Mode
+// names. It is safe for concurrent use: lookups
 // run concurrently with each other and with updates.
 type Client struct {
 	key    string
 	base   string
+	api    API
+	hosts  safebrowse.HostRule // HostsV5, or HostsV4 under Web Risk
 	mode   Mode
 	dir    string
 	frozen bool
 	ua     string // the User-Agent header
-	// maxEntries is Config.MaxDatabaseEntries, or its default.
+	// maxEntries is Config.MaxDatabaseEntries, or its default; under Web
+	// Risk, wrConstraint if less.
 	maxEntries int
-	http       *http.Client
-	log        *slog.Logger
-	lists      []*listState     // every list kept
-	gc         *hashlist.List   // GlobalCache in RealTime mode, else nil
-	local      []*hashlist.List // the threat lists
+	// wrConstraint is the constraints.maxDatabaseEntries and
+	// maxDiffEntries that Web Risk's computeDiff sends: 0 unless
+	// Config.MaxDatabaseEntries is set (webrisk.go).
+	wrConstraint int32
+	http         *http.Client
+	log          *slog.Logger
+	lists        []*listState     // every list kept
+	gc           *hashlist.List   // GlobalCache in RealTime mode, else nil
+	local        []*hashlist.List // the threat lists
 	// active holds the threat lists that hold a hash, so that a lookup
 	// spends nothing on empty lists; it changes only after an update.
 	active atomic.Pointer[[]*hashlist.List]
-	cache  *cache
-	stats  counters
-	ohttp  *ohttpState // nil without Config.OHTTP (ohttpkey.go)
+	// Under Web Risk: the threat lists (none in NoStorage mode), those of
+	// them that hold an entry, and the threat types every search asks.
+	sets       []*hashlist.PrefixSet
+	activeSets atomic.Pointer[[]*hashlist.PrefixSet]
+	wrTypes    []v4wire.WebRiskThreatType
+	cache      *cache
+	stats      counters
+	ohttp      *ohttpState // nil without Config.OHTTP (ohttpkey.go)
+	budget     *budget     // Config.MaxSearchesPerMinute; nil: no cap (budget.go)
 
 	searches backoff // of hashes:search
-	updates  backoff // of hashList and hashLists:batchGet
+	updates  backoff // of hashList and hashLists:batchGet, or computeDiff
 	flights  flights // the searches in flight (flight.go)
 
 	updateMu sync.Mutex // serialises updates
@@ -212,8 +252,9 @@ type Client struct {
 // listState is one list and its update state.
 type listState struct {
 	name   string
-	list   *hashlist.List
-	loaded atomic.Bool // loaded once, from Dir or the server
+	list   *hashlist.List      // a v5 list; nil under Web Risk
+	set    *hashlist.PrefixSet // a Web Risk list; nil under v5
+	loaded atomic.Bool         // loaded once, from Dir or the server
 
 	// Guarded by Client.updateMu; next, err, updated and saveErr are also
 	// written under Client.statusMu, so that Lists may read them during an
@@ -226,6 +267,22 @@ type listState struct {
 	saveErr error     // the last save's failure
 }
 
+// len returns the entries the list holds.
+func (s *listState) len() int {
+	if s.set != nil {
+		return s.set.Len()
+	}
+	return s.list.Len()
+}
+
+// version returns the list's version, a copy.
+func (s *listState) version() []byte {
+	if s.set != nil {
+		return s.set.Version()
+	}
+	return s.list.Version()
+}
+
 // New returns a Client for cfg. It loads the lists saved in cfg.Dir and
 // makes no request: call [Client.Update] or [Client.Run] to fetch them, and
 // [Client.Ready] to wait for them. A file in Dir that is corrupt, truncated
@@ -236,14 +293,28 @@ func New(cfg Config) (*Client, error) {
 	if cfg.APIKey == "" {
 		return nil, errors.New("lookup: Config.APIKey is empty")
 	}
+	if cfg.API != SafeBrowsing && cfg.API != WebRisk {
+		return nil, fmt.Errorf("lookup: Config.API: unknown API %d", int(cfg.API))
+	}
 	if cfg.Mode < LocalList || cfg.Mode > NoStorage {
 		return nil, fmt.Errorf("lookup: Config.Mode: unknown mode %d", int(cfg.Mode))
 	}
-	base, err := parseBaseURL(cfg.BaseURL)
+	if cfg.API == WebRisk && cfg.Mode == RealTime {
+		return nil, errors.New("lookup: Config.Mode: Web Risk has no Global Cache list, so no RealTime mode: use LocalList or NoStorage")
+	}
+	if cfg.API == WebRisk && cfg.OHTTP != nil {
+		return nil, errors.New("lookup: Config.OHTTP: Google runs no Oblivious HTTP gateway for Web Risk; it must be nil under WebRisk")
+	}
+	base, err := parseBaseURL(cfg.BaseURL, cfg.API)
 	if err != nil {
 		return nil, err
 	}
-	names, err := listNames(cfg.Mode, cfg.Lists)
+	var names []string
+	if cfg.API == WebRisk {
+		names, err = webRiskListNames(cfg.Lists)
+	} else {
+		names, err = listNames(cfg.Mode, cfg.Lists)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -266,12 +337,17 @@ func New(cfg Config) (*Client, error) {
 	if cfg.MaxSearchesInFlight < 0 {
 		return nil, fmt.Errorf("lookup: Config.MaxSearchesInFlight %d is negative", cfg.MaxSearchesInFlight)
 	}
+	if cfg.MaxSearchesPerMinute < 0 || cfg.MaxSearchesPerMinute > MaxSearchesPerMinute {
+		return nil, fmt.Errorf("lookup: Config.MaxSearchesPerMinute %d: want 0 (no cap) to %d", cfg.MaxSearchesPerMinute, MaxSearchesPerMinute)
+	}
 	if cfg.Mode == NoStorage && cfg.Dir != "" {
 		return nil, errors.New("lookup: Config.Dir must be empty in NoStorage mode, which stores nothing")
 	}
 	c := &Client{
 		key:        cfg.APIKey,
 		base:       base,
+		api:        cfg.API,
+		hosts:      safebrowse.HostsV5,
 		mode:       cfg.Mode,
 		frozen:     cfg.Frozen,
 		maxEntries: cmp.Or(cfg.MaxDatabaseEntries, DefaultMaxDatabaseEntries),
@@ -281,6 +357,7 @@ func New(cfg Config) (*Client, error) {
 		log:        cfg.Logger,
 		cache:      newCache(CacheSize, cmp.Or(cfg.CacheBytes, DefaultCacheBytes)),
 		flights:    newFlights(cmp.Or(cfg.MaxSearchesInFlight, DefaultMaxSearchesInFlight)),
+		budget:     newBudget(cfg.MaxSearchesPerMinute),
 		ready:      make(chan struct{}),
 		changed:    make(chan struct{}),
 		now:        time.Now,
@@ -301,18 +378,37 @@ func New(cfg Config) (*Client, error) {
 			return nil, fmt.Errorf("lookup: Config.Dir: %w", err)
 		}
 	}
+	if c.api == WebRisk {
+		c.hosts = safebrowse.HostsV4
+		if cfg.MaxDatabaseEntries > 0 {
+			c.wrConstraint = webRiskConstraint(cfg.MaxDatabaseEntries)
+			c.maxEntries = min(c.maxEntries, int(c.wrConstraint))
+		}
+		for _, name := range names {
+			c.wrTypes = append(c.wrTypes, webRiskType(name))
+		}
+		if c.mode == NoStorage {
+			names = nil // the threat types searched, no list kept
+		}
+	}
 	for _, name := range names {
-		l, err := hashlist.New(name)
-		if err != nil {
-			return nil, fmt.Errorf("lookup: Config.Lists: %w", err)
-		}
-		s := &listState{name: name, list: l, whole: true}
-		c.lists = append(c.lists, s)
-		if name == GlobalCache {
-			c.gc = l
+		s := &listState{name: name, whole: true}
+		if c.api == WebRisk {
+			if s.set, err = hashlist.NewPrefixSet(name); err != nil {
+				return nil, fmt.Errorf("lookup: Config.Lists: %w", err)
+			}
+			c.sets = append(c.sets, s.set)
 		} else {
-			c.local = append(c.local, l)
+			if s.list, err = hashlist.New(name); err != nil {
+				return nil, fmt.Errorf("lookup: Config.Lists: %w", err)
+			}
+			if name == GlobalCache {
+				c.gc = s.list
+			} else {
+				c.local = append(c.local, s.list)
+			}
 		}
+		c.lists = append(c.lists, s)
 		if c.dir != "" {
 			c.load(s)
 		}
@@ -322,7 +418,8 @@ func New(cfg Config) (*Client, error) {
 	return c, nil
 }
 
-// refreshActive stores the threat lists that hold a hash in c.active.
+// refreshActive stores the threat lists that hold a hash in c.active,
+// and under Web Risk those that hold an entry in c.activeSets.
 func (c *Client) refreshActive() {
 	var a []*hashlist.List
 	for _, l := range c.local {
@@ -331,6 +428,13 @@ func (c *Client) refreshActive() {
 		}
 	}
 	c.active.Store(&a)
+	var sets []*hashlist.PrefixSet
+	for _, l := range c.sets {
+		if l.Len() > 0 {
+			sets = append(sets, l)
+		}
+	}
+	c.activeSets.Store(&sets)
 }
 
 // load reads the list s from Dir, if it is there; a bad file is discarded.
@@ -343,7 +447,9 @@ func (c *Client) load(s *listState) {
 	if err == nil {
 		var blob []byte
 		next, updated, blob, err = decodeFile(s.name, data)
-		if err == nil {
+		if err == nil && s.set != nil {
+			err = s.set.UnmarshalBinary(blob)
+		} else if err == nil {
 			err = s.list.UnmarshalBinary(blob)
 		}
 	}
@@ -357,13 +463,17 @@ func (c *Client) load(s *listState) {
 	}
 	// A version too long to send (saved before MaxVersion) is dropped: the
 	// list answers, and is fetched whole.
-	s.next, s.whole, s.updated = next, len(s.list.Version()) > MaxVersion, updated
+	s.next, s.whole, s.updated = next, len(s.version()) > MaxVersion, updated
 	s.loaded.Store(true)
-	c.log.Info("lookup: list loaded", "list", s.name, "entries", s.list.Len(), "dir", c.dir)
+	c.log.Info("lookup: list loaded", "list", s.name, "entries", s.len(), "dir", c.dir)
 }
 
-// parseBaseURL checks Config.BaseURL and returns it without a trailing '/'.
-func parseBaseURL(s string) (string, error) {
+// parseBaseURL checks Config.BaseURL and returns it without a trailing
+// '/': "" is the default of api.
+func parseBaseURL(s string, api API) (string, error) {
+	if s == "" && api == WebRisk {
+		return DefaultWebRiskBaseURL, nil
+	}
 	if s == "" {
 		return DefaultBaseURL, nil
 	}
@@ -413,6 +523,27 @@ func listNames(mode Mode, lists []string) ([]string, error) {
 		}
 	}
 	return names, nil
+}
+
+// webRiskListNames returns the Web Risk lists named by Config.Lists, each
+// a threat type that [listname.ValidWebRisk] accepts, named once; nil
+// means DefaultWebRiskLists.
+func webRiskListNames(lists []string) ([]string, error) {
+	if lists == nil {
+		lists = DefaultWebRiskLists
+	}
+	if len(lists) == 0 {
+		return nil, errors.New("lookup: Config.Lists is empty; nil means the default lists")
+	}
+	for i, n := range lists {
+		if !listname.ValidWebRisk(n) {
+			return nil, fmt.Errorf("lookup: Config.Lists: bad Web Risk list %s: want MALWARE, SOCIAL_ENGINEERING, UNWANTED_SOFTWARE or SOCIAL_ENGINEERING_EXTENDED_COVERAGE", inputerr.Quote(n))
+		}
+		if slices.Contains(lists[:i], n) {
+			return nil, fmt.Errorf("lookup: Config.Lists: %s named twice", inputerr.Quote(n))
+		}
+	}
+	return slices.Clone(lists), nil
 }
 
 // markReady closes c.ready once every list has been loaded once.
@@ -583,7 +714,7 @@ func (c *Client) Lists() []ListStatus {
 		if until.After(next) {
 			next = until
 		}
-		out[i] = ListStatus{Name: s.name, Entries: s.list.Len(), Version: s.list.Version(), Loaded: s.loaded.Load(),
+		out[i] = ListStatus{Name: s.name, Entries: s.len(), Version: s.version(), Loaded: s.loaded.Load(),
 			Next: next, Err: err, Updated: s.updated}
 	}
 	return out

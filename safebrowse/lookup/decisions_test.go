@@ -69,9 +69,9 @@ func TestSplitSearch(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c, _ := newTestClient(t, Config{BaseURL: "http://127.0.0.1:1", APIKey: tt.key, Mode: NoStorage})
-			prefixes := make([]uint32, tt.n)
+			prefixes := make([]key, tt.n)
 			for i := range prefixes {
-				prefixes[i] = uint32(i)
+				prefixes[i] = key{p: uint32(i)}
 			}
 			parts := c.splitSearch(prefixes)
 			total := 0

@@ -7,6 +7,8 @@
 // the hashes:search method, and keeps its lists fresh and on disk. See
 // https://developers.google.com/safe-browsing/reference (Overview,
 // Local.Database, Local.List.Mode, Real.Time.Mode, No.Storage.Real.Time.Mode).
+// With Config.API set to [WebRisk], it is a client of the Web Risk API, the
+// same service for commercial use (see "Web Risk" below).
 //
 //	c, err := lookup.New(lookup.Config{APIKey: key, Dir: "/var/cache/sb"})
 //	if err != nil { ... }
@@ -61,7 +63,8 @@
 // client never makes up a threat, and never reports "safe" with a nil
 // error.
 //
-// Only 4-byte prefixes are sent, at most [MaxSearchPrefixes] a request;
+// Under v5 only 4-byte prefixes are sent, at most [MaxSearchPrefixes] a
+// request;
 // [Client.LookupAll] sends the prefixes of many URLs in as few requests as
 // that allows, and pairs each URL with its error in a [BatchError]. A URL
 // that cannot be canonicalised is an [ErrInvalidURL], which no retry will
@@ -70,7 +73,8 @@
 // # Searches in flight
 //
 // Every call that needs the server for a prefix (Lookup, LookupAll,
-// [Client.SearchPrefixes]) goes through one path, so that:
+// [Client.SearchHashPrefixes], [Client.SearchPrefixes]) goes through one
+// path, under either API, so that:
 //
 //   - concurrent calls that need one uncached prefix share one request:
 //     a call joins the search in flight that asks its prefix, if there is
@@ -227,24 +231,172 @@
 //   - [Client.ListsGeneration] grows at the end of every update, so that
 //     a caller that reads Lists per request keeps what it returned until
 //     the number moves, and copies nothing per request; read it first.
-//   - [Client.SearchPrefixes] answers raw 4-byte prefixes, at most
-//     [MaxSearchPrefixes] at once, on a lookup's terms: from the cache
-//     where fresh, else by the searches in flight above, joined or made,
-//     split as a lookup's request is, the replies cached and counted in
-//     [Stats], a full hash for a prefix not asked dropped, and the
-//     searches' back-off shared, so that while it lasts no request goes
-//     and a [*BackoffError] returns. [PrefixResult].Origin tells which
-//     answered. It is the one search that serves others: the mirror's
-//     hashes:search goes through it, and any other front that answers
-//     searches for a fleet should, so that they all share the client's
-//     cache, coalescing, bound and back-off.
+//   - [Client.SearchHashPrefixes] answers raw prefixes, 4 bytes under
+//     v5 and 4 to 32 under Web Risk, at most [MaxSearchPrefixes] at
+//     once, on a lookup's terms: from the cache where fresh, else by the
+//     searches in flight above, joined or made, split as a lookup's
+//     request is, the replies cached and counted in [Stats], a full hash
+//     for a prefix not asked dropped, and the searches' back-off and
+//     Config.MaxSearchesPerMinute shared, so that while the back-off
+//     lasts no request goes and a [*BackoffError] returns.
+//     [PrefixResult].Origin tells which answered. It is the one search
+//     that serves others: the v5 mirror's hashes:search goes through it
+//     (by [Client.SearchPrefixes], its form for 4-byte prefixes), and
+//     so must a Web Risk front, a v4 front (fullHashes:find) and any
+//     other that answers searches for a fleet, so that they all share
+//     the client's cache, coalescing, bounds and back-off.
 //   - [Client.HashLists] asks ListHashLists for every list the server
 //     serves, with its metadata ([ListInfo]): at most 100 pages, each
 //     reply at most [MaxSearchReply] bytes. It is no update: it neither
 //     counts in Stats nor backs off. It returns only lists whose names
 //     Config.Lists accepts, each once, so that a mirror that keeps what
 //     it returns is not stopped by a list name Google adds; the others
-//     are logged.
+//     are logged. Web Risk has no such method: under WebRisk it is an
+//     error.
+//
+// A Web Risk list's snapshot holds entries of mixed lengths: Width is 0,
+// Hashes holds the entries in byte order, concatenated, Lengths the
+// length of each, and [ListSnapshot.Entries] walks them. That order is the
+// one of Web Risk's checksum, which Checksum is, and of its removal
+// indices, so that a front serves a RESET (the 4-byte entries Rice-coded,
+// the longer ones raw by length) and a DIFF's indices from one pass over
+// it.
+//
+// # Web Risk
+//
+// Google's terms keep the Safe Browsing API to non-commercial use; the Web
+// Risk API (webrisk.googleapis.com/v1, see
+// https://cloud.google.com/web-risk/docs and
+// google/cloud/webrisk/v1/webrisk.proto) is the same service for
+// commercial users. With Config.API set to [WebRisk] (parsed by
+// [ParseAPI] from "webrisk"), the client speaks it: BaseURL defaults to
+// [DefaultWebRiskBaseURL], the requests are GET {BaseURL}/v1/... with
+// key=, and the messages are read by safebrowse/internal/v4wire. The URLs
+// and hashing are v4's, whose heir Web Risk is: the expressions take v4's
+// host rule ([safebrowse.HostsV4]), as Web Risk's "URLs and hashing" page
+// gives it. The rest is as under v5 (the cache and its bounds, the
+// searches in flight, the back-offs, Dir, Frozen, Ready, the masking of
+// the key), but for the following.
+//
+// Lists. A list is named by its threat type: MALWARE, SOCIAL_ENGINEERING,
+// UNWANTED_SOFTWARE and SOCIAL_ENGINEERING_EXTENDED_COVERAGE, the last
+// of which has more false positives and is left out of
+// [DefaultWebRiskLists] unless named. Each due list is fetched with a
+// request of its own, GET /v1/threatLists:computeDiff with threatType,
+// versionToken (none to fetch it whole), and
+// constraints.supportedCompressions=RICE and RAW (decision w6 for the
+// size constraints). A RESET replaces the list, a DIFF removes the
+// entries at its indices and adds its additions, and the SHA-256 of the
+// entries in byte order must be the reply's checksum: a mismatch keeps
+// the old list answering, and it is fetched again from an empty token
+// when the reply recommended. recommendedNextDiff sets when the list is due next, held
+// within 1 second and 24 hours of now, so that a time in the past makes no
+// tight loop; without it, 30 minutes, give or take 30 seconds. A list
+// holds prefixes of 4 to 32 bytes, none a prefix of another, in a
+// [hashlist.PrefixSet]: the 4-byte ones, most of them, in the compact
+// index (under 2 bytes a prefix at a million), the longer ones beside.
+// It is saved to Dir as {name}.wrlist, where a v5 list is
+// {name}.sblist, and the names of the two never meet.
+//
+// The Local List procedure under Web Risk takes the lists first, since
+// they say which prefix of a hash is searched:
+//
+//  1. The lists: an entry matches a hash only on its whole length. A hash
+//     that an entry of a list matches needs the shortest such entry of
+//     any list (decision w1); if no hash of the URL does, the URL is
+//     safe, with no request.
+//  2. The cache, by that entry: an unexpired entry answers, and one that
+//     holds one of the URL's full hashes makes it unsafe at once.
+//  3. The rest goes to hashes:search: one GET /v1/hashes:search a
+//     prefix, the whole entry as hashPrefix, with the threatTypes of the
+//     client's lists, which Web Risk requires. On an error, the error is
+//     returned, as under v5.
+//  4. The reply is cached under the prefix sent (decision w2); a full
+//     hash equal to one of the URL's makes the URL unsafe, with each of
+//     its threat types that the client asked.
+//
+// No-Storage under Web Risk searches the 4-byte prefix of every
+// expression the cache does not answer, one request each: up to 30 for a
+// URL, each billed, which is what Config.MaxSearchesPerMinute is for.
+// Config.Lists then names the threat types searched, no list being kept.
+// Web Risk has no Global Cache list and Google no Oblivious HTTP gateway
+// for it: RealTime mode and Config.OHTTP are errors from New.
+//
+// Verdicts. Web Risk's MALWARE, SOCIAL_ENGINEERING and UNWANTED_SOFTWARE
+// are v5's [Malware], [SocialEngineering] and [UnwantedSoftware];
+// SOCIAL_ENGINEERING_EXTENDED_COVERAGE, which v5 lacks, is
+// [SocialEngineeringExtendedCoverage], whose value lies outside v5's. Each
+// API's replies are mapped from their own numbers (Web Risk's 4 is
+// extended coverage, v5's 4 [PotentiallyHarmfulApplication]), and a v5
+// detail of a number v5 lacks is still ignored. Web Risk's threats carry
+// no attributes.
+//
+// Costs. hashes:search is billed by the call; computeDiff is not (see
+// Google's pricing), and Web Risk's quotas count each method apart. So
+// [Stats] counts them apart: Updates counts the computeDiff requests (one
+// a list due), Searches the hashes:search requests, each billed, and
+// SearchesOverBudget the searches that Config.MaxSearchesPerMinute held
+// back. A lookup that needs a search past that cap fails with
+// [ErrSearchBudget], never "safe". Concurrent lookups of one prefix share
+// one search, and the cache answers until the reply's times, so that a
+// search is billed once a prefix for as long as its answer holds.
+//
+// Limits. A hashes:search reply is at most [MaxWebRiskSearchReply] bytes,
+// a computeDiff reply at most 64 bytes an entry the list may hold and
+// 64 KiB, and never more than [MaxWebRiskListReply], whose doc derives
+// them; a list holds at most Config.MaxDatabaseEntries entries (or the
+// constraint sent, if less), a reply that would pass it refused before
+// its Rice data is decoded.
+//
+// Decisions, where Web Risk's documentation is silent, as
+// github.com/google/webrisk's client does unless said otherwise:
+//
+//	w1. The entry searched for a hash is the shortest that matches it in
+//	    any list: one search of it answers every list, as it asks every
+//	    threat type, and a shorter prefix tells the server less.
+//	    (google/webrisk searches the entry of the list it meets last.)
+//	w2. A search's answer is cached, under the exact prefix sent, until
+//	    the earliest of its negativeExpireTime and the expireTime of every
+//	    full hash kept, at most [MaxCacheDuration] ahead: one time an
+//	    entry, so that an answer never outlives a part of it, at the cost
+//	    of a search more when a listed hash expires before the rest. A
+//	    reply with either time absent or past answers its lookups and is
+//	    not cached. (google/webrisk keeps the two apart.)
+//	w3. Of a hashes:search reply, a full hash that does not start with
+//	    the prefix sent is dropped, as v5's decision 3 drops one of a
+//	    prefix not asked; so is a threat type the client did not ask or
+//	    the package does not know. The same full hash given twice is one.
+//	w4. The server's recommendedNextDiff is obeyed when it is sooner than
+//	    30 minutes too (google/webrisk waits at least its update period),
+//	    but never sooner than a second: the server knows when its list
+//	    changes.
+//	w5. The lists due are fetched one request each, in the order of
+//	    Config.Lists. A failure of the network or the server (a 5xx, 408,
+//	    429, no reply) stops the round, as google/webrisk's does, and the
+//	    updates back off as under v5; a list the server refuses (another
+//	    4xx) fails alone, its version dropped, and the others are fetched.
+//	w6. constraints.maxDatabaseEntries and maxDiffEntries, which Web Risk
+//	    takes only as powers of two from 2^10 to 2^20, or 0, are sent only
+//	    when Config.MaxDatabaseEntries is set: as the power of two at or
+//	    below it, 2^10 for less, 2^20 for more. The list's bound is then
+//	    the smaller of the two; unset, [DefaultMaxDatabaseEntries].
+//	w7. Every request asks alt=proto, a system parameter of all Google
+//	    APIs, and Accept: application/x-protobuf, as under v5: a list of a
+//	    million entries is 1.7 MB in binary, 2.3 MB in JSON, and its
+//	    JSON takes as long to read as the rest of the update. A full
+//	    update of 1M random 4-byte prefixes and 5,000 of 8 bytes through
+//	    the client costs 1.44 to 1.51× v5's full update of 1M prefixes in
+//	    binary, 2.7× in JSON, and 5.3× crypto/sha256 over the 4 MB of
+//	    prefixes (medians of BenchmarkUpdateWebRisk, which alternates
+//	    the three); the list then holds 1.98 bytes a prefix
+//	    (TestWebRiskHeap). A reply in JSON (Content-Type
+//	    application/json), as Google's servers send it without alt and
+//	    google/webrisk reads it, is read too.
+//	w8. Config.MaxSearchesPerMinute counts the hashes:search requests of
+//	    any 60 seconds exactly, not on average as a token bucket does, and
+//	    under v5 too, whose searches count against a quota if not a bill.
+//	    A search past it is not sent, counts in neither Searches nor
+//	    SearchErrors, and starts no back-off: the server did not fail.
 //
 // # Decisions where the spec is silent
 //

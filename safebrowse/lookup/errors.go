@@ -36,6 +36,13 @@ var (
 	// which no retry will check, from a check that failed.
 	ErrInvalidURL = errors.New("lookup: invalid URL")
 
+	// ErrSearchBudget is returned, with no request made, by a lookup or
+	// search that needs a hashes:search request while
+	// Config.MaxSearchesPerMinute requests have gone in the last minute:
+	// the URL is not checked, never "safe". [Stats].SearchesOverBudget
+	// counts the requests so refused.
+	ErrSearchBudget = errors.New("lookup: over Config.MaxSearchesPerMinute")
+
 	// ErrCorruptReply is a reply body that is not the message it should be:
 	// a malformed protobuf, a full hash whose prefix was not asked for, a
 	// list that is not the one asked for, or a body over the size limit.
@@ -45,7 +52,7 @@ var (
 // A StatusError is a reply whose HTTP status is not 200. It holds the
 // server's message, with the API key masked.
 type StatusError struct {
-	Method     string // "hashes:search", "hashList" or "hashLists:batchGet"
+	Method     string // "hashes:search", "hashList", "hashLists:batchGet" or "threatLists:computeDiff"
 	StatusCode int    // e.g. 429, 503
 	Message    string // the server's message (google.rpc.Status), key masked, at most 100 bytes
 }

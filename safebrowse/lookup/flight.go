@@ -34,16 +34,17 @@ const searchTimeout = 30 * time.Second
 var errAbandoned = errors.New("lookup: search dropped: no caller waits on it")
 
 // A flight is one hashes:search request, made or to be made, and the
-// callers waiting on it.
+// callers waiting on it: under v5, of up to a few hundred 4-byte
+// prefixes; under Web Risk, of one prefix of 4 to 32 bytes.
 type flight struct {
-	prefixes []uint32
+	prefixes []key
 	ctx      context.Context
 	cancel   context.CancelCauseFunc
 	stop     func() // releases ctx's timer and its tie to Close
 	done     chan struct{}
 
 	// Set before done is closed.
-	entries map[uint32]*entry // on success, one for each prefix
+	entries map[key]*entry // on success, one for each prefix
 	err     error
 
 	waiters int // guarded by flights.mu
@@ -54,12 +55,46 @@ type flights struct {
 	sem     chan struct{} // a token for each request in flight
 	timeout time.Duration // searchTimeout; less in tests
 
-	mu sync.Mutex
-	m  map[uint32]*flight // the flight asking each prefix
+	mu   sync.Mutex
+	m    map[uint32]*flight // the flight asking each 4-byte prefix
+	long map[string]*flight // the flight asking each longer prefix
 }
 
 func newFlights(max int) flights {
-	return flights{sem: make(chan struct{}, max), timeout: searchTimeout, m: make(map[uint32]*flight)}
+	return flights{sem: make(chan struct{}, max), timeout: searchTimeout,
+		m: make(map[uint32]*flight), long: make(map[string]*flight)}
+}
+
+// get returns the flight asking k, or nil. fl.mu must be held.
+func (fl *flights) get(k key) *flight {
+	if k.long == "" {
+		return fl.m[k.p]
+	}
+	return fl.long[k.long]
+}
+
+// set makes f the flight asking k. fl.mu must be held.
+func (fl *flights) set(k key, f *flight) {
+	if k.long == "" {
+		fl.m[k.p] = f
+	} else {
+		fl.long[k.long] = f
+	}
+}
+
+// unset takes f off the flights asking its prefixes, each that f still
+// asks. fl.mu must be held.
+func (fl *flights) unset(f *flight) {
+	for _, k := range f.prefixes {
+		if fl.get(k) != f {
+			continue
+		}
+		if k.long == "" {
+			delete(fl.m, k.p)
+		} else {
+			delete(fl.long, k.long)
+		}
+	}
 }
 
 // Where the answer for a prefix came from, as [PrefixResult].Origin gives
@@ -100,15 +135,22 @@ type found struct {
 
 // searchAll answers each of prefixes, which must be distinct: from the
 // cache where it holds a fresh entry, from the search in flight that asks
-// it if there is one, else from searches of its own, as many as keep
-// each request within MaxSearchPrefixes and maxURL (decision 1). While
-// searches back off, it fails every prefix at once with a *BackoffError.
-// When ctx ends first, the caller leaves the searches it waits on, and
-// each prefix still unanswered gets ctx's error; a search is dropped only
-// once every caller waiting on it has gone.
-func (c *Client) searchAll(ctx context.Context, prefixes []uint32) []found {
+// it if there is one, else from searches of its own: under v5, as many as
+// keep each request within MaxSearchPrefixes and maxURL (decision 1);
+// under Web Risk, one a prefix. While searches back off, it fails every
+// prefix at once with a *BackoffError. When ctx ends first, the caller
+// leaves the searches it waits on, and each prefix still unanswered gets
+// ctx's error; a search is dropped only once every caller waiting on it
+// has gone. A caller whose ctx has ended already starts and joins nothing:
+// every prefix gets ctx's error, whatever another caller's search might
+// have answered.
+func (c *Client) searchAll(ctx context.Context, prefixes []key) []found {
 	out := make([]found, len(prefixes))
-	if err := c.searches.check(c.now()); err != nil {
+	err := c.searches.check(c.now())
+	if err == nil && ctx.Err() != nil {
+		err = fmt.Errorf("lookup: %s: %w", methodSearch, ctx.Err())
+	}
+	if err != nil {
 		for i := range out {
 			out[i].err = err
 		}
@@ -118,13 +160,13 @@ func (c *Client) searchAll(ctx context.Context, prefixes []uint32) []found {
 	var waits []*flight // the flights waited on, each once
 	var index map[*flight]int
 	via := make([]int, len(prefixes)) // the index in waits of each prefix's flight; -1: none
-	var mine []uint32
+	var mine []key
 	var mineAt []int
 	hits, joined := 0, 0
 	fl := &c.flights
 	fl.mu.Lock()
 	for i, p := range prefixes {
-		if f := fl.m[p]; f != nil {
+		if f := fl.get(p); f != nil {
 			k, ok := index[f]
 			if !ok {
 				if index == nil {
@@ -141,7 +183,7 @@ func (c *Client) searchAll(ctx context.Context, prefixes []uint32) []found {
 		}
 		// The cache again: a search that ended since the caller read it
 		// has left its answer there before it left fl.m.
-		if e := c.cache.get1(now, p); e != nil {
+		if e := c.cache.getKey(now, p); e != nil {
 			via[i], out[i] = -1, found{e: e, origin: OriginCache}
 			hits++
 			continue
@@ -154,7 +196,7 @@ func (c *Client) searchAll(ctx context.Context, prefixes []uint32) []found {
 		for _, part := range c.splitSearch(mine[:n]) {
 			f := c.newFlight(slices.Clone(part))
 			for _, p := range part {
-				fl.m[p] = f
+				fl.set(p, f)
 				via[mineAt[0]] = len(waits)
 				mineAt = mineAt[1:]
 			}
@@ -211,7 +253,7 @@ func (c *Client) searchAll(ctx context.Context, prefixes []uint32) []found {
 // newFlight returns a search of prefixes, with one waiter, its caller.
 // Its context is its own: bounded by searchTimeout, canceled by Close or
 // once no caller waits on it.
-func (c *Client) newFlight(prefixes []uint32) *flight {
+func (c *Client) newFlight(prefixes []key) *flight {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	tctx, stopTimer := context.WithTimeout(ctx, c.flights.timeout)
 	stopClose := context.AfterFunc(c.closing, func() { cancel(ErrClosed) })
@@ -226,18 +268,24 @@ func (c *Client) newFlight(prefixes []uint32) *flight {
 }
 
 // fly runs f: it waits for a slot among MaxSearchesInFlight, sends the
-// request unless searches have begun to back off meanwhile, and hands the
+// request unless searches have begun to back off meanwhile or
+// Config.MaxSearchesPerMinute have gone in the last minute, and hands the
 // answer to every caller waiting: a failure once the client is closed is
-// ErrClosed. The answer goes into the cache before f
-// leaves the map of flights, so that a caller always finds one or the
-// other.
+// ErrClosed. The answer goes into the cache before f leaves the map of
+// flights, so that a caller always finds one or the other.
 func (c *Client) fly(f *flight) {
 	defer f.stop()
 	fl := &c.flights
 	err := c.takeSlot(f.ctx)
 	if err == nil {
 		if err = c.searches.check(c.now()); err == nil {
-			f.entries, err = c.search1(f)
+			if err = c.budget.take(c.now()); err != nil {
+				c.stats.searchesOverBudget.Add(1)
+			} else if c.api == WebRisk {
+				f.entries, err = c.searchWebRisk(f)
+			} else {
+				f.entries, err = c.search1(f)
+			}
 		}
 		<-fl.sem
 	}
@@ -245,11 +293,7 @@ func (c *Client) fly(f *flight) {
 		err = ErrClosed // whatever Close cut short
 	}
 	fl.mu.Lock()
-	for _, p := range f.prefixes {
-		if fl.m[p] == f {
-			delete(fl.m, p)
-		}
-	}
+	fl.unset(f)
 	f.err = err
 	close(f.done)
 	fl.mu.Unlock()
@@ -293,11 +337,7 @@ func (c *Client) leave(f *flight) {
 		return
 	default:
 	}
-	for _, p := range f.prefixes {
-		if fl.m[p] == f {
-			delete(fl.m, p)
-		}
-	}
+	fl.unset(f)
 	f.cancel(errAbandoned)
 }
 

@@ -548,9 +548,9 @@ func TestCacheEntryBytes(t *testing.T) {
 			}
 			before := heap()
 			c := newCache(CacheSize*4, 1<<40)
-			m := make(map[uint32]*entry, tt.entries)
+			m := make(map[key]*entry, tt.entries)
 			for i := range tt.entries {
-				m[uint32(i)] = newEntry(now.Add(time.Hour), hashes)
+				m[key{p: uint32(i)}] = newEntry(now.Add(time.Hour), hashes)
 			}
 			c.put(now, m)
 			clear(m)

@@ -24,24 +24,44 @@ const MaxSearchPrefixes = 1000
 type query struct {
 	hashes  []safebrowse.Hash
 	entries [safebrowse.MaxExpressions]*entry // what the cache or the server knows of each hash's prefix
-	need    uint64                            // bit i: hashes[i]'s prefix goes to hashes:search
-	hit     bool                              // the cache alone makes the URL unsafe
-	local   bool                              // Local List step 2 ran
+	// lens holds, under Web Risk, the length of the prefix of each hash
+	// that is searched and cached: the local entry it matched, of 4 to 32
+	// bytes; 0 means 4, as every prefix is under v5.
+	lens  [safebrowse.MaxExpressions]uint8
+	need  uint64 // bit i: hashes[i]'s prefix goes to hashes:search
+	hit   bool   // the cache alone makes the URL unsafe
+	local bool   // Local List step 2 ran
 }
 
-// reset zeroes q, as cheaply as it can: q sets entries only below
-// len(hashes), so the others are zero still. Every field of query is
-// zeroed here.
+// reset zeroes q, as cheaply as it can: q sets entries and lens only
+// below len(hashes), so the others are zero still. Every field of query
+// is zeroed here.
 func (q *query) reset() {
 	clear(q.entries[:len(q.hashes)])
+	clear(q.lens[:len(q.hashes)])
 	q.hashes, q.need, q.hit, q.local = nil, 0, false, false
+}
+
+// prefix returns the prefix of hashes[i] that is searched and cached.
+func (q *query) prefix(i int) []byte {
+	n := max(int(q.lens[i]), 4)
+	return q.hashes[i][:n]
+}
+
+// key returns the key of the prefix of hashes[i].
+func (q *query) key(i int) key {
+	if q.lens[i] <= 4 {
+		return key{p: prefixOf(&q.hashes[i])}
+	}
+	return key{long: string(q.hashes[i][:q.lens[i]])}
 }
 
 // localMiss reports whether the local lists answered SAFE, with no request.
 func (q *query) localMiss() bool { return q.local && !q.hit && q.need == 0 }
 
-// Lookup returns the verdict of the Safe Browsing v5 API on rawURL, by the
-// procedure of the client's Mode (see the package doc).
+// Lookup returns the verdict of the Safe Browsing v5 API on rawURL (or of
+// the Web Risk API, with Config.API), by the procedure of the client's
+// Mode (see the package doc).
 //
 // A failure is never a verdict. When hashes:search fails (network, a status
 // other than 200, a corrupt body, ctx ending, or the client backing off after
@@ -64,7 +84,7 @@ func (c *Client) lookup(ctx context.Context, rawURL string) (Verdict, error) {
 	}
 	var q query
 	var buf [safebrowse.MaxExpressions]safebrowse.Hash
-	hashes, err := safebrowse.AppendHashes(buf[:0], rawURL)
+	hashes, err := c.hosts.AppendHashes(buf[:0], rawURL)
 	if err != nil {
 		return Verdict{}, &invalidURLError{err}
 	}
@@ -74,13 +94,13 @@ func (c *Client) lookup(ctx context.Context, rawURL string) (Verdict, error) {
 		if q.localMiss() {
 			c.stats.localMisses.Add(1)
 		}
-		return q.verdict(rawURL), nil
+		return q.verdict(rawURL, c.hosts), nil
 	}
 	// Local List step 3, Real-Time step 3, No-Storage step 2: ask the server.
-	var pbuf [safebrowse.MaxExpressions]uint32
+	var pbuf [safebrowse.MaxExpressions]key
 	prefixes := q.appendNeeded(pbuf[:0])
 	res := c.searchAll(ctx, prefixes)
-	reply := make(map[uint32]*entry, len(prefixes))
+	reply := make(map[key]*entry, len(prefixes))
 	err = nil
 	for i, p := range prefixes {
 		switch {
@@ -92,7 +112,7 @@ func (c *Client) lookup(ctx context.Context, rawURL string) (Verdict, error) {
 	}
 	// Local List step 4: match the reply (cached by searchAll).
 	q.fill(reply)
-	return q.verdict(rawURL), err
+	return q.verdict(rawURL, c.hosts), err
 }
 
 // LookupAll returns one Verdict per URL, in order, as Lookup would, sending
@@ -127,14 +147,14 @@ func (c *Client) LookupAll(ctx context.Context, rawURLs []string) ([]Verdict, er
 		}
 		errs[i] = err
 	}
-	var prefixes []uint32
-	seen := make(map[uint32]bool)
+	var prefixes []key
+	seen := make(map[key]bool)
 	for i, raw := range rawURLs {
 		// The hashes of every URL lie end to end in b.hashes. A query
 		// keeps its own slice, which stays valid when a later append
 		// moves b.hashes: hashes are never changed once appended.
 		start := len(b.hashes)
-		hashes, err := safebrowse.AppendHashes(b.hashes, raw)
+		hashes, err := c.hosts.AppendHashes(b.hashes, raw)
 		if err != nil {
 			fail(i, &invalidURLError{err})
 			continue
@@ -146,7 +166,7 @@ func (c *Client) LookupAll(ctx context.Context, rawURLs []string) ([]Verdict, er
 		if q.hit || q.need == 0 {
 			continue
 		}
-		var pbuf [safebrowse.MaxExpressions]uint32
+		var pbuf [safebrowse.MaxExpressions]key
 		for _, p := range q.appendNeeded(pbuf[:0]) {
 			if !seen[p] {
 				seen[p] = true
@@ -156,8 +176,8 @@ func (c *Client) LookupAll(ctx context.Context, rawURLs []string) ([]Verdict, er
 	}
 	if len(prefixes) > 0 {
 		// Step 3, in requests of at most MaxSearchPrefixes.
-		replies := make(map[uint32]*entry, len(prefixes))
-		failed := make(map[uint32]error)
+		replies := make(map[key]*entry, len(prefixes))
+		failed := make(map[key]error)
 		for i, r := range c.searchAll(ctx, prefixes) {
 			if r.err != nil {
 				failed[prefixes[i]] = r.err
@@ -176,14 +196,14 @@ func (c *Client) LookupAll(ctx context.Context, rawURLs []string) ([]Verdict, er
 				if q.need&(1<<j) == 0 {
 					continue
 				}
-				if err := failed[prefixOf(&q.hashes[j])]; err != nil {
+				if err := failed[q.key(j)]; err != nil {
 					fail(i, err)
 					break
 				}
 			}
 		}
 	}
-	verdicts(out, qs, rawURLs)
+	verdicts(out, qs, rawURLs, c.hosts)
 	for i := range qs {
 		if qs[i].localMiss() {
 			c.stats.localMisses.Add(1)
@@ -243,6 +263,10 @@ func putBatch(b *batch) {
 // prefixes must go to the server, or q.hit when the cache alone makes the
 // URL unsafe.
 func (c *Client) plan(q *query) {
+	if c.api == WebRisk {
+		c.planWebRisk(q) // webrisk.go
+		return
+	}
 	n := len(q.hashes)
 	if c.mode == RealTime && !c.inGlobalCache(q.hashes) {
 		// Real-Time step 1: no full hash is in the Global Cache, so the
@@ -337,11 +361,11 @@ func (e *entry) holds(h *safebrowse.Hash) bool {
 }
 
 // appendNeeded appends the distinct prefixes q needs from the server.
-func (q *query) appendNeeded(dst []uint32) []uint32 {
+func (q *query) appendNeeded(dst []key) []key {
 	n := len(dst)
 	for i := range q.hashes {
 		if q.need&(1<<i) != 0 {
-			if p := prefixOf(&q.hashes[i]); !slices.Contains(dst[n:], p) {
+			if p := q.key(i); !slices.Contains(dst[n:], p) {
 				dst = append(dst, p)
 			}
 		}
@@ -350,10 +374,10 @@ func (q *query) appendNeeded(dst []uint32) []uint32 {
 }
 
 // fill sets the entries of the needed hashes from the server's reply.
-func (q *query) fill(reply map[uint32]*entry) {
+func (q *query) fill(reply map[key]*entry) {
 	for i := range q.hashes {
 		if q.need&(1<<i) != 0 {
-			if e := reply[prefixOf(&q.hashes[i])]; e != nil {
+			if e := reply[q.key(i)]; e != nil {
 				q.entries[i] = e
 			}
 		}
@@ -362,13 +386,14 @@ func (q *query) fill(reply map[uint32]*entry) {
 
 // verdict returns the threats the entries of q give: for each hash, in
 // expression order, each valid detail of the same full hash. Its Threats
-// and their Attributes lie in two arrays of its own.
-func (q *query) verdict(rawURL string) Verdict {
+// and their Attributes lie in two arrays of its own. hosts is the host
+// rule the hashes came from.
+func (q *query) verdict(rawURL string, hosts safebrowse.HostRule) Verdict {
 	nt, na := q.count()
 	if nt == 0 {
 		return Verdict{}
 	}
-	threats, _ := q.appendThreats(make([]Threat, 0, nt), make([]ThreatAttribute, 0, na), rawURL)
+	threats, _ := q.appendThreats(make([]Threat, 0, nt), make([]ThreatAttribute, 0, na), rawURL, hosts)
 	return Verdict{Threats: threats}
 }
 
@@ -377,7 +402,7 @@ func (q *query) verdict(rawURL string) Verdict {
 // their Attributes in another, both allocated here, each verdict's slices
 // capped at its own part: no verdict aliases another's, and an append to
 // one copies it.
-func verdicts(vs []Verdict, qs []query, rawURLs []string) {
+func verdicts(vs []Verdict, qs []query, rawURLs []string, hosts safebrowse.HostRule) {
 	nt, na := 0, 0
 	for i := range qs {
 		t, a := qs[i].count()
@@ -392,7 +417,7 @@ func verdicts(vs []Verdict, qs []query, rawURLs []string) {
 			continue
 		}
 		start := len(threats)
-		threats, attrs = qs[i].appendThreats(threats, attrs, rawURLs[i])
+		threats, attrs = qs[i].appendThreats(threats, attrs, rawURLs[i], hosts)
 		vs[i].Threats = threats[start:len(threats):len(threats)]
 	}
 }
@@ -421,7 +446,7 @@ func (q *query) count() (threats, attrs int) {
 // attributes to attrs: each Threat's Attributes is its part of attrs,
 // capped, or nil when it has none. Each Expression is a substring of
 // rawURL's canonical form, made once for the URL.
-func (q *query) appendThreats(threats []Threat, attrs []ThreatAttribute, rawURL string) ([]Threat, []ThreatAttribute) {
+func (q *query) appendThreats(threats []Threat, attrs []ThreatAttribute, rawURL string, hosts safebrowse.HostRule) ([]Threat, []ThreatAttribute) {
 	var exprs [safebrowse.MaxExpressions]string
 	parsed := false
 	for i := range q.hashes {
@@ -435,7 +460,7 @@ func (q *query) appendThreats(threats []Threat, attrs []ThreatAttribute, rawURL 
 			}
 			if !parsed {
 				parsed = true
-				expressions(&exprs, rawURL, len(q.hashes))
+				expressions(&exprs, rawURL, len(q.hashes), hosts)
 			}
 			for _, d := range fh.details {
 				t := Threat{Type: d.typ, Expression: exprs[i]}
@@ -451,17 +476,17 @@ func (q *query) appendThreats(threats []Threat, attrs []ThreatAttribute, rawURL 
 	return threats, attrs
 }
 
-// expressions sets exprs to the n expressions of rawURL, in the order of
-// its hashes, all substrings of one string. It leaves them all empty if
+// expressions sets exprs to the n expressions of rawURL under the host
+// rule hosts, in the order of its hashes, all substrings of one string. It leaves them all empty if
 // rawURL has not n expressions, which cannot happen: its n hashes came
 // from it.
-func expressions(exprs *[safebrowse.MaxExpressions]string, rawURL string, n int) {
+func expressions(exprs *[safebrowse.MaxExpressions]string, rawURL string, n int, hosts safebrowse.HostRule) {
 	u, err := safebrowse.Parse(rawURL)
 	if err != nil {
 		return
 	}
 	k := 0
-	for e := range u.Expressions(safebrowse.HostsV5) {
+	for e := range u.Expressions(hosts) {
 		if k == len(exprs) {
 			break
 		}
@@ -483,10 +508,14 @@ const maxURL = 8 << 10
 const prefixParam = len("&hashPrefixes=") + 8
 
 // splitSearch cuts prefixes into runs whose search URLs are at most maxURL
-// bytes long; a run holds one prefix at least.
-func (c *Client) splitSearch(prefixes []uint32) [][]uint32 {
+// bytes long; a run holds one prefix at least. Under Web Risk, whose
+// hashes:search takes one prefix, each run holds one.
+func (c *Client) splitSearch(prefixes []key) [][]key {
 	per := max((maxURL-len(c.requestURL(methodSearch, "")))/prefixParam, 1)
-	var parts [][]uint32
+	if c.api == WebRisk {
+		per = 1
+	}
+	var parts [][]key
 	for len(prefixes) > per {
 		parts = append(parts, prefixes[:per])
 		prefixes = prefixes[per:]
@@ -498,20 +527,22 @@ func (c *Client) splitSearch(prefixes []uint32) [][]uint32 {
 // prefix in URL-safe base64 with its padding, as Chromium encodes its
 // requests (decision 2). Neither the alphabet nor "=" needs escaping in a
 // query value.
-func appendPrefixQuery(dst []byte, prefixes []uint32) []byte {
+func appendPrefixQuery(dst []byte, prefixes []key) []byte {
+	var b [4]byte
 	for i, p := range prefixes {
 		if i > 0 {
 			dst = append(dst, '&')
 		}
 		dst = append(dst, "hashPrefixes="...)
-		dst = base64.URLEncoding.AppendEncode(dst, binary.BigEndian.AppendUint32(nil, p))
+		binary.BigEndian.PutUint32(b[:], p.p)
+		dst = base64.URLEncoding.AppendEncode(dst, b[:])
 	}
 	return dst
 }
 
-// search1 sends the hashes:search request of f and returns an entry for
-// each of its prefixes, which it caches.
-func (c *Client) search1(f *flight) (map[uint32]*entry, error) {
+// search1 sends the v5 hashes:search request of f and returns an entry
+// for each of its prefixes, which it caches.
+func (c *Client) search1(f *flight) (map[key]*entry, error) {
 	prefixes := f.prefixes
 	q := appendPrefixQuery(make([]byte, 0, prefixParam*len(prefixes)), prefixes)
 	body, err := c.getRaw(f.ctx, methodSearch, methodSearch, string(q), MaxSearchReply)
@@ -536,12 +567,12 @@ func (c *Client) search1(f *flight) (map[uint32]*entry, error) {
 	// Local List step 4: the cache. cache_duration applies to every prefix
 	// sent, matched or not (the negative cache).
 	d := min(reply.duration, MaxCacheDuration)
-	byPrefix := make(map[uint32][]fullHash, len(prefixes))
+	byPrefix := make(map[key][]fullHash, len(prefixes))
 	for _, p := range prefixes {
 		byPrefix[p] = nil
 	}
 	for _, fh := range reply.hashes {
-		p := prefixOf(&fh.hash)
+		p := key{p: prefixOf(&fh.hash)}
 		hs, ok := byPrefix[p]
 		if !ok {
 			// Decision 3: a full hash for a prefix not asked for is
@@ -552,7 +583,7 @@ func (c *Client) search1(f *flight) (map[uint32]*entry, error) {
 		}
 		byPrefix[p] = append(hs, fh)
 	}
-	mine := make(map[uint32]*entry, len(prefixes))
+	mine := make(map[key]*entry, len(prefixes))
 	for p, hs := range byPrefix {
 		mine[p] = newEntry(now.Add(d), hs)
 	}

@@ -599,7 +599,7 @@ func TestLookupAll(t *testing.T) {
 			t.Errorf("URL %d: threats %q", i, short(v))
 		}
 	}
-	want := len(c.splitSearch(make([]uint32, 1000))) + len(c.splitSearch(make([]uint32, 498)))
+	want := len(c.splitSearch(make([]key, 1000))) + len(c.splitSearch(make([]key, 498)))
 	if n := s.count("hashes:search"); n != want || want < 2 {
 		t.Errorf("1498 prefixes in %d searches, want %d", n, want)
 	}

@@ -55,11 +55,13 @@ const (
 	maxMessage   = inputerr.MaxQuoted
 )
 
-// The names of the API's methods, as errors and logs give them.
+// The names of the APIs' methods, as errors and logs give them.
+// hashes:search is named alike in both.
 const (
 	methodSearch = "hashes:search"
 	methodList   = "hashList"
 	methodBatch  = "hashLists:batchGet"
+	methodDiff   = "threatLists:computeDiff" // Web Risk's
 )
 
 // newHTTPClient returns the client the requests go through: hc, or a client
@@ -80,9 +82,9 @@ func newHTTPClient(hc *http.Client) *http.Client {
 	return &c
 }
 
-// get sends GET {BaseURL}/v5/{path}?key=K&alt=proto&{query} and returns the
-// body of a 200 reply, read up to limit bytes. Every error it returns has the
-// key masked.
+// get sends GET {BaseURL}/v5/{path}?key=K&alt=proto&{query} (under Web
+// Risk, /v1/) and returns the body of a 200 reply, read up to limit
+// bytes. Every error it returns has the key masked.
 func (c *Client) get(ctx context.Context, method, path string, query url.Values, limit int64) ([]byte, error) {
 	return c.getRaw(ctx, method, path, query.Encode(), limit)
 }
@@ -96,16 +98,32 @@ func (c *Client) getRaw(ctx context.Context, method, path, rawQuery string, limi
 	return c.get1(ctx, method, path, rawQuery, limit)
 }
 
-// requestURL returns the URL of a request: {BaseURL}/v5/{path}?key=K&alt=proto&{rawQuery}.
+// requestURL returns the URL of a request:
+// {BaseURL}/v5/{path}?key=K&alt=proto&{rawQuery}, or under Web Risk
+// {BaseURL}/v1/{path}?key=K&alt=proto&{rawQuery}.
 func (c *Client) requestURL(path, rawQuery string) string {
-	u := c.base + "/v5/" + path + "?key=" + url.QueryEscape(c.key) + "&alt=proto"
+	version := "/v5/"
+	if c.api == WebRisk {
+		version = "/v1/"
+	}
+	u := c.base + version + path + "?key=" + url.QueryEscape(c.key) + "&alt=proto"
 	if rawQuery != "" {
 		u += "&" + rawQuery
 	}
 	return u
 }
 
+// get1 is getRaw, sent directly.
 func (c *Client) get1(ctx context.Context, method, path string, rawQuery string, limit int64) ([]byte, error) {
+	b, _, err := c.getForm(ctx, method, path, rawQuery, limit)
+	return b, err
+}
+
+// getForm is get1, and reports whether the reply is JSON, which a Web
+// Risk server may send whatever alt says: a reply whose Content-Type is
+// application/json is JSON, one in protobuf (or with no Content-Type)
+// binary, and any other is corrupt. Under v5 the reply is binary.
+func (c *Client) getForm(ctx context.Context, method, path string, rawQuery string, limit int64) (body []byte, isJSON bool, err error) {
 	// Close cancels every request in flight.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -114,18 +132,22 @@ func (c *Client) get1(ctx context.Context, method, path string, rawQuery string,
 	u := c.requestURL(path, rawQuery)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return nil, fmt.Errorf("lookup: %s: %w", method, c.scrub(err))
+		return nil, false, fmt.Errorf("lookup: %s: %w", method, c.scrub(err))
 	}
-	req.Header.Set("Accept", "application/x-protobuf")
+	if c.api == WebRisk {
+		req.Header.Set("Accept", "application/x-protobuf, application/json;q=0.5")
+	} else {
+		req.Header.Set("Accept", "application/x-protobuf")
+	}
 	req.Header.Set("User-Agent", c.ua)
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("lookup: %s: %w", method, c.scrub(err))
+		return nil, false, fmt.Errorf("lookup: %s: %w", method, c.scrub(err))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		return nil, &StatusError{
+		return nil, false, &StatusError{
 			Method:     method,
 			StatusCode: resp.StatusCode,
 			Message:    message(serverMessage(resp.Header.Get("Content-Type"), b), c.key),
@@ -133,23 +155,29 @@ func (c *Client) get1(ctx context.Context, method, path string, rawQuery string,
 	}
 	if ct := resp.Header.Get("Content-Type"); ct != "" {
 		mt, _, _ := mime.ParseMediaType(ct)
-		if mt != "application/x-protobuf" && mt != "application/octet-stream" && mt != "application/protobuf" {
-			return nil, fmt.Errorf("lookup: %s: %w: Content-Type %s, want application/x-protobuf", method, ErrCorruptReply, inputerr.Quote(mask(ct, c.key)))
+		switch {
+		case mt == "application/x-protobuf" || mt == "application/octet-stream" || mt == "application/protobuf":
+		case c.api == WebRisk && mt == "application/json":
+			isJSON = true
+		case c.api == WebRisk:
+			return nil, false, fmt.Errorf("lookup: %s: %w: Content-Type %s, want application/x-protobuf or application/json", method, ErrCorruptReply, inputerr.Quote(mask(ct, c.key)))
+		default:
+			return nil, false, fmt.Errorf("lookup: %s: %w: Content-Type %s, want application/x-protobuf", method, ErrCorruptReply, inputerr.Quote(mask(ct, c.key)))
 		}
 	}
 	if resp.ContentLength > limit {
 		// Refused before a byte is read (a gzip reply has no length,
 		// and is counted as it is read, after inflating).
-		return nil, fmt.Errorf("lookup: %s: %w: body of %d bytes, over %d", method, ErrCorruptReply, resp.ContentLength, limit)
+		return nil, false, fmt.Errorf("lookup: %s: %w: body of %d bytes, over %d", method, ErrCorruptReply, resp.ContentLength, limit)
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
-		return nil, fmt.Errorf("lookup: %s: reading the reply: %w", method, c.scrub(err))
+		return nil, false, fmt.Errorf("lookup: %s: reading the reply: %w", method, c.scrub(err))
 	}
 	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("lookup: %s: %w: body over %d bytes", method, ErrCorruptReply, limit)
+		return nil, false, fmt.Errorf("lookup: %s: %w: body over %d bytes", method, ErrCorruptReply, limit)
 	}
-	return b, nil
+	return b, isJSON, nil
 }
 
 // serverMessage returns the message of an error reply: the message of a

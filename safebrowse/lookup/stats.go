@@ -25,9 +25,10 @@ type Stats struct {
 	// LocalMisses counts the URLs answered SAFE by the local lists (Local
 	// List step 2), with no request.
 	LocalMisses uint64
-	// Searches counts the hashes:search requests sent; a search refused by
-	// the back-off, or one with Config.OHTTP and no key to seal it for,
-	// sends none and is not counted.
+	// Searches counts the hashes:search requests sent, under either API;
+	// a search refused by the back-off or by Config.MaxSearchesPerMinute,
+	// or one with Config.OHTTP and no key to seal it for, sends none and
+	// is not counted. Under Web Risk each is billed, and asks one prefix.
 	Searches uint64
 	// SearchErrors counts the searches that failed: no reply, a status
 	// other than 200, a corrupt reply, or, with Config.OHTTP, no key to
@@ -44,13 +45,19 @@ type Stats struct {
 	// Config.MaxSearchesInFlight requests were in flight: a count that
 	// grows under steady load says the bound is too low for it.
 	SearchWaits uint64
-	// Updates counts the list fetch requests sent (hashList and
-	// hashLists:batchGet).
+	// Updates counts the list fetch requests sent: hashList and
+	// hashLists:batchGet under v5, threatLists:computeDiff (one a list,
+	// not billed) under Web Risk.
 	Updates uint64
 	// UpdateErrors counts the list fetches that failed: no reply, a status
 	// other than 200, or a corrupt reply or list. A checksum mismatch is
 	// not a failed fetch.
 	UpdateErrors uint64
+	// SearchesOverBudget counts the hashes:search requests not sent
+	// because Config.MaxSearchesPerMinute had gone in the last minute:
+	// the lookups and searches that needed them failed with
+	// [ErrSearchBudget]. A count that grows says that the cap binds.
+	SearchesOverBudget uint64
 	// OHTTPKeyFetches counts the requests for the OHTTP gateway's key, with
 	// Config.OHTTP. Searches through the relay count in Searches and
 	// SearchErrors, as direct ones do; a search that failed for want of a
@@ -66,7 +73,7 @@ type Stats struct {
 type counters struct {
 	lookups, unsafe, errors, cacheHits, localMisses atomic.Uint64
 	searches, searchErrors, updates, updateErrors   atomic.Uint64
-	coalesced, searchWaits                          atomic.Uint64
+	coalesced, searchWaits, searchesOverBudget      atomic.Uint64
 	ohttpKeyFetches, ohttpKeyErrors                 atomic.Uint64
 }
 
@@ -87,6 +94,8 @@ func (c *Client) Stats() Stats {
 		SearchWaits:  s.searchWaits.Load(),
 		Updates:      s.updates.Load(),
 		UpdateErrors: s.updateErrors.Load(),
+
+		SearchesOverBudget: s.searchesOverBudget.Load(),
 
 		OHTTPKeyFetches: s.ohttpKeyFetches.Load(),
 		OHTTPKeyErrors:  s.ohttpKeyErrors.Load(),

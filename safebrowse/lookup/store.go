@@ -17,16 +17,20 @@ import (
 	"time"
 
 	"github.com/urlspec/urlspec/internal/inputerr"
+	"github.com/urlspec/urlspec/safebrowse/internal/listname"
 )
 
-// Persistence: each list lives in Dir as "{name}.sblist", in this format:
+// Persistence: each list lives in Dir as "{name}.sblist" (a Web Risk
+// list as "{name}.wrlist", its name in upper case: see fileName), in this
+// format:
 //
 //	magic      "SBLOOKUP" (8 bytes)
 //	format     2 (1 byte)
 //	name       length (1 byte), then the list's name
 //	next       when the list is due, in Unix nanoseconds (8 bytes, big-endian; 0: at once)
 //	updated    when the list was fetched, in Unix nanoseconds (8 bytes, big-endian; 0: unknown)
-//	list       the list as hashlist.List.MarshalBinary writes it (with its own checksum)
+//	list       the list as hashlist.List.MarshalBinary writes it (with its own checksum),
+//	           or a Web Risk list as hashlist.PrefixSet.MarshalBinary does
 //	checksum   SHA-256 of all the bytes above (32 bytes)
 //
 // Format 1, which had no updated field, is discarded like any other: its
@@ -39,11 +43,25 @@ import (
 // discarded: the list is fetched whole.
 
 const (
-	fileMagic   = "SBLOOKUP"
-	fileFormat  = 2
-	fileSuffix  = ".sblist"
-	maxFileSize = 1 << 30
+	fileMagic    = "SBLOOKUP"
+	fileFormat   = 2
+	fileSuffix   = ".sblist"
+	wrFileSuffix = ".wrlist"
+	maxFileSize  = 1 << 30
 )
+
+// fileName returns the name of the file of the list name in Dir: a v5
+// list's ends in ".sblist", a Web Risk list's in ".wrlist". The two
+// APIs' names never meet ([listname.ValidWebRisk] takes upper case only,
+// [listname.Valid] lower case only), and neither do their suffixes, so
+// that clients of both may share a Dir, on a file system that ignores
+// case too.
+func fileName(name string) string {
+	if listname.ValidWebRisk(name) {
+		return name + wrFileSuffix
+	}
+	return name + fileSuffix
+}
 
 // errBadFile is a file in Dir that must be discarded.
 var errBadFile = errors.New("lookup: list file discarded")
@@ -102,7 +120,7 @@ func fromUnixNano(ns int64) time.Time {
 // unknown) and its MarshalBinary form, which shares data.
 func decodeFile(name string, data []byte) (next, updated time.Time, list []byte, err error) {
 	bad := func(why string) (time.Time, time.Time, []byte, error) {
-		return time.Time{}, time.Time{}, nil, fmt.Errorf("%w: %s: %s", errBadFile, name+fileSuffix, why)
+		return time.Time{}, time.Time{}, nil, fmt.Errorf("%w: %s: %s", errBadFile, fileName(name), why)
 	}
 	hdr := len(fileMagic) + 2
 	if len(data) < hdr+16+sha256.Size || string(data[:len(fileMagic)]) != fileMagic {
@@ -133,13 +151,13 @@ func decodeFile(name string, data []byte) (next, updated time.Time, list []byte,
 // checked against maxFileSize before a byte is read, so that a link to
 // /dev/zero or a FIFO in Dir is discarded as corrupt (errBadFile).
 func readFile(dir, name string) ([]byte, error) {
-	f, err := openRegular(filepath.Join(dir, name+fileSuffix))
+	f, err := openRegular(filepath.Join(dir, fileName(name)))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		// ELOOP: a symlink, which O_NOFOLLOW refuses.
-		return nil, fmt.Errorf("%w: %s: %w", errBadFile, name+fileSuffix, err)
+		return nil, fmt.Errorf("%w: %s: %w", errBadFile, fileName(name), err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
@@ -147,19 +165,19 @@ func readFile(dir, name string) ([]byte, error) {
 		return nil, fmt.Errorf("lookup: %w", err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: %s: not a regular file (%v)", errBadFile, name+fileSuffix, fi.Mode().Type())
+		return nil, fmt.Errorf("%w: %s: not a regular file (%v)", errBadFile, fileName(name), fi.Mode().Type())
 	}
 	if fi.Size() > maxFileSize {
-		return nil, fmt.Errorf("%w: %s: over %d bytes", errBadFile, name+fileSuffix, maxFileSize)
+		return nil, fmt.Errorf("%w: %s: over %d bytes", errBadFile, fileName(name), maxFileSize)
 	}
 	// One allocation of the size stated; a file that grows or shrinks
 	// while it is read is discarded.
 	b := make([]byte, fi.Size())
 	if _, err := io.ReadFull(f, b); err != nil {
-		return nil, fmt.Errorf("%w: %s: %w", errBadFile, name+fileSuffix, err)
+		return nil, fmt.Errorf("%w: %s: %w", errBadFile, fileName(name), err)
 	}
 	if n, _ := f.Read(make([]byte, 1)); n != 0 {
-		return nil, fmt.Errorf("%w: %s: changed while read", errBadFile, name+fileSuffix)
+		return nil, fmt.Errorf("%w: %s: changed while read", errBadFile, fileName(name))
 	}
 	return b, nil
 }
@@ -176,7 +194,7 @@ func writeFile(dir, name string, data []byte) error {
 // writeFileFunc replaces the file of the list name in dir with what write
 // writes: a temporary file in dir, buffered, synced, then renamed.
 func writeFileFunc(dir, name string, write func(io.Writer) error) (err error) {
-	f, err := os.CreateTemp(dir, "."+name+fileSuffix+".tmp-*")
+	f, err := os.CreateTemp(dir, "."+fileName(name)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("lookup: saving %s: %w", name, err)
 	}
@@ -201,7 +219,7 @@ func writeFileFunc(dir, name string, write func(io.Writer) error) (err error) {
 	if err = f.Close(); err != nil {
 		return err
 	}
-	if err = os.Rename(tmp, filepath.Join(dir, name+fileSuffix)); err != nil {
+	if err = os.Rename(tmp, filepath.Join(dir, fileName(name))); err != nil {
 		return err
 	}
 	// Make the rename itself durable; not every system can sync a directory.

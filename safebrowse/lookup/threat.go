@@ -13,7 +13,10 @@ import (
 // ThreatType is the kind of threat a full hash is listed for, as the v5 API
 // numbers them ("ThreatType" in the reference). A detail with any other value,
 // including 0 (THREAT_TYPE_UNSPECIFIED), is ignored whole, as the spec asks,
-// since new values may appear at any time. Its String method gives the
+// since new values may appear at any time. Under Web Risk, each of its
+// threat types is the v5 type of its name, and
+// SOCIAL_ENGINEERING_EXTENDED_COVERAGE is
+// [SocialEngineeringExtendedCoverage], outside v5's numbers. Its String method gives the
 // API's name, such as "SOCIAL_ENGINEERING", or "ThreatType(n)" for a value
 // the package does not know.
 type ThreatType = v5wire.ThreatType
@@ -25,6 +28,16 @@ const (
 	UnwantedSoftware              = v5wire.UnwantedSoftware              // UNWANTED_SOFTWARE
 	PotentiallyHarmfulApplication = v5wire.PotentiallyHarmfulApplication // POTENTIALLY_HARMFUL_APPLICATION
 )
+
+// SocialEngineeringExtendedCoverage is Web Risk's
+// SOCIAL_ENGINEERING_EXTENDED_COVERAGE, a threat type that v5 lacks: a
+// broader list of social engineering, with more false positives. Its
+// value lies outside v5's numbers (Web Risk's wire gives it 4, where v5's
+// 4 is [PotentiallyHarmfulApplication]): each API's replies are mapped
+// from their own numbers, so that a v5 detail of an unknown number is
+// still ignored, and Valid is false for it, as for any value v5 lacks.
+// Its String is "SOCIAL_ENGINEERING_EXTENDED_COVERAGE".
+const SocialEngineeringExtendedCoverage = v5wire.SocialEngineeringExtendedCoverage
 
 // ThreatAttribute qualifies a threat ("ThreatAttribute" in the reference). A
 // detail with any other value, including 0, is ignored whole. Its String

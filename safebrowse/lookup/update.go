@@ -120,6 +120,9 @@ func (c *Client) fetchDue(ctx context.Context) error {
 	if len(due) == 0 {
 		return nil
 	}
+	if c.api == WebRisk {
+		return c.fetchDueWebRisk(ctx, due) // webrisk.go
+	}
 	c.stats.updates.Add(1)
 	msgs, err := c.fetch(ctx, due)
 	now = c.now()
@@ -229,6 +232,10 @@ func (c *Client) saveUnsaved() error {
 		}
 		err := writeFileFunc(c.dir, s.name, func(w io.Writer) error {
 			return encodeFileTo(w, s.name, s.next, s.updated, func(w io.Writer) error {
+				if s.set != nil {
+					_, err := s.set.WriteTo(w)
+					return err
+				}
 				_, err := s.list.WriteTo(w)
 				return err
 			})

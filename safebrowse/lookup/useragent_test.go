@@ -97,7 +97,7 @@ func TestUserAgent(t *testing.T) {
 			defer c.Close()
 			c.Update(bg)
 			c.isReady.Store(true) // so that a lookup searches
-			c.searchAll(bg, []uint32{1})
+			c.searchAll(bg, []key{{p: 1}})
 			mu.Lock()
 			defer mu.Unlock()
 			want := tt.want + productToken()

@@ -7,8 +7,10 @@
 // ([Width]), and the one reading of a name given in the API's resource
 // form ("hashLists/se-4b", [Trim]). safebrowse, hashlist, lookup, mirror
 // and sbtest all use them, so that a name one of them accepts, the others
-// accept too. The rules are v5's: another API's list names (Web Risk's
-// threat types, such as MALWARE) take a rule of their own beside these.
+// accept too. Web Risk's lists are named by their threat types, such as
+// MALWARE, under a rule of their own ([ValidWebRisk]): no name is valid
+// under both, so that the lists of both APIs share a directory, a log and
+// a metric's labels without meeting.
 // It imports nothing but the standard library, so that safebrowse, which
 // exports the width rule as ListPrefixLen, compiles in no protobuf code.
 package listname
@@ -78,4 +80,25 @@ func Width(name string) int {
 		return 32
 	}
 	return 0
+}
+
+// WebRiskLists are the names of Web Risk's threat lists: the threat types
+// of webrisk.proto, other than THREAT_TYPE_UNSPECIFIED, in the order of
+// their numbers. Do not modify it.
+var WebRiskLists = []string{"MALWARE", "SOCIAL_ENGINEERING", "UNWANTED_SOFTWARE", "SOCIAL_ENGINEERING_EXTENDED_COVERAGE"}
+
+// ValidWebRisk reports whether name is the name of a Web Risk threat list
+// (webrisk.googleapis.com/v1, threatLists:computeDiff's threatType): one of
+// [WebRiskLists], exactly, in upper case. A list is named by the enum
+// value the requests carry, so a name outside the enum is no list the
+// server serves, and no hashes:search reply would name its threat type.
+// No name is valid both here and under [Valid], which takes lower case
+// only, so that no Web Risk list is a v5 list, even on a file system that
+// ignores case.
+func ValidWebRisk(name string) bool {
+	switch name {
+	case "MALWARE", "SOCIAL_ENGINEERING", "UNWANTED_SOFTWARE", "SOCIAL_ENGINEERING_EXTENDED_COVERAGE":
+		return true
+	}
+	return false
 }

@@ -136,3 +136,50 @@ func ExampleValid() {
 	// se_new-4b false
 	// hashLists/hashLists/se-4b false
 }
+
+func TestValidWebRisk(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		// The four threat types of webrisk.proto.
+		{"MALWARE", true},
+		{"SOCIAL_ENGINEERING", true},
+		{"UNWANTED_SOFTWARE", true},
+		{"SOCIAL_ENGINEERING_EXTENDED_COVERAGE", true},
+		// The enum's zero value names no list.
+		{"THREAT_TYPE_UNSPECIFIED", false},
+		// Exactly the enum's names: no other case, no prefix, no v5 name.
+		{"malware", false},
+		{"Malware", false},
+		{"threatLists/MALWARE", false},
+		{"MALWARE ", false},
+		{"se-4b", false},
+		{"", false},
+		// v4's names that Web Risk lacks.
+		{"POTENTIALLY_HARMFUL_APPLICATION", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			if got := ValidWebRisk(tt.in); got != tt.want {
+				t.Errorf("ValidWebRisk(%q) = %v; want %v", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestWebRiskListsValid: every name of WebRiskLists is valid under
+// ValidWebRisk and none under Valid, in any case, so that the lists of
+// the two APIs never share a name or a file.
+func TestWebRiskListsValid(t *testing.T) {
+	for _, n := range WebRiskLists {
+		if !ValidWebRisk(n) {
+			t.Errorf("ValidWebRisk(%q) = false", n)
+		}
+		for _, m := range []string{n, strings.ToLower(n)} {
+			if Valid(m) {
+				t.Errorf("Valid(%q) = true: a Web Risk name is a v5 name too", m)
+			}
+		}
+	}
+}

@@ -20,6 +20,15 @@ const (
 	PotentiallyHarmfulApplication ThreatType = 4 // POTENTIALLY_HARMFUL_APPLICATION
 )
 
+// SocialEngineeringExtendedCoverage is no v5 threat type: it is Web
+// Risk's SOCIAL_ENGINEERING_EXTENDED_COVERAGE (4 on Web Risk's wire, where
+// v5's 4 is POTENTIALLY_HARMFUL_APPLICATION), which a client of both APIs
+// reports in this one type. Its number lies outside v5's, far enough that
+// no value v5 may add is it: no v5 message carries it, and Valid is false
+// for it, so that a v5 detail of that number is still ignored. String
+// gives its name.
+const SocialEngineeringExtendedCoverage ThreatType = 1004
+
 var threatTypeNames = []string{
 	"THREAT_TYPE_UNSPECIFIED",
 	"MALWARE",
@@ -33,6 +42,9 @@ var threatTypeNames = []string{
 func (t ThreatType) String() string {
 	if t.Valid() {
 		return threatTypeNames[t]
+	}
+	if t == SocialEngineeringExtendedCoverage {
+		return "SOCIAL_ENGINEERING_EXTENDED_COVERAGE"
 	}
 	return "ThreatType(" + strconv.Itoa(int(t)) + ")"
 }

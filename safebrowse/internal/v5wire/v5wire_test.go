@@ -267,3 +267,33 @@ func TestFormatDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestThreatTypeNames: v5's four threat types are valid and named; Web
+// Risk's extended coverage is named but not valid, so that a v5 detail of
+// its number is ignored; any other number is neither.
+func TestThreatTypeNames(t *testing.T) {
+	tests := []struct {
+		in    ThreatType
+		want  string
+		valid bool
+	}{
+		// v5's values.
+		{Malware, "MALWARE", true},
+		{PotentiallyHarmfulApplication, "POTENTIALLY_HARMFUL_APPLICATION", true},
+		// Web Risk's, outside v5's numbers.
+		{SocialEngineeringExtendedCoverage, "SOCIAL_ENGINEERING_EXTENDED_COVERAGE", false},
+		// Unknown, and unspecified.
+		{5, "ThreatType(5)", false},
+		{0, "ThreatType(0)", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			if got := tt.in.String(); got != tt.want {
+				t.Errorf("ThreatType(%d).String() = %q; want %q", int(tt.in), got, tt.want)
+			}
+			if got := tt.in.Valid(); got != tt.valid {
+				t.Errorf("ThreatType(%d).Valid() = %v; want %v", int(tt.in), got, tt.valid)
+			}
+		})
+	}
+}
