@@ -46,11 +46,17 @@
 // threatEntryType URL). Each threat type is served from the source's
 // lists of that type:
 //
-//   - MALWARE from mw-4b, SOCIAL_ENGINEERING from se-4b,
-//     UNWANTED_SOFTWARE from the union of uws-4b and uwsa-4b, and
-//     POTENTIALLY_HARMFUL_APPLICATION from pha-4b, each from those of
-//     them the source keeps; a threat type of which the source keeps none
-//     is not served;
+//   - from a v5 source, MALWARE from mw-4b, SOCIAL_ENGINEERING from
+//     se-4b, UNWANTED_SOFTWARE from the union of uws-4b and uwsa-4b, and
+//     POTENTIALLY_HARMFUL_APPLICATION from pha-4b, each from those of them
+//     the source keeps; a threat type of which the source keeps none is
+//     not served;
+//   - from a Web Risk source (lookup.Config.API WebRisk, which the
+//     source's list names tell), MALWARE, SOCIAL_ENGINEERING and
+//     UNWANTED_SOFTWARE from Web Risk's lists of those names, prefixes of
+//     every length, 4 to 32 bytes, included; Web Risk has no
+//     POTENTIALLY_HARMFUL_APPLICATION, and v4 no
+//     SOCIAL_ENGINEERING_EXTENDED_COVERAGE, so neither is served;
 //   - every platform type (ANY_PLATFORM, WINDOWS, LINUX, OSX, ANDROID,
 //     IOS, CHROME, ALL_PLATFORMS) serves the same list: v5 lists carry no
 //     platform, so each is a superset of what v4 served on any one, which
@@ -125,12 +131,15 @@
 // least time left among the answers, and a minimumWaitDuration of 0s,
 // since Chromium answers from its cache alone until that wait passes.
 //
-// The searches go through [lookup.Client.SearchPrefixes], the source's one
-// search for servers of others, with the first 4 bytes of each prefix: it
-// answers from the source's cache where fresh, joins the searches in
-// flight, and bounds and caches its own, for this server, the mirror and
-// the source's lookups together. A failed search is a 503, with
-// Retry-After while the source backs off, never an empty "safe" reply.
+// The searches go through the source's one search for servers of others,
+// [lookup.Client.SearchHashPrefixes] (SearchPrefixes, its 4-byte form):
+// under v5 with the first 4 bytes of each prefix, the only length v5's
+// hashes:search takes; under Web Risk with each prefix whole, as Web
+// Risk's takes it and a v4 client sends an entry of its list. It answers
+// from the source's cache where fresh, joins the searches in flight, and
+// bounds and caches its own, for this server, the mirror and the source's
+// lookups together. A failed search is a 503, with Retry-After while the
+// source backs off, never an empty "safe" reply.
 //
 // # Limits
 //
@@ -166,8 +175,12 @@
 //     entry type or entry, is a 400: no reply could be right.
 //   - A find whose entry types do not name URL matches nothing: every
 //     list served is of URLs.
-//   - A prefix longer than 4 bytes is searched by its first 4 bytes, and
-//     only the full hashes that begin with the whole prefix are returned.
+//   - Under v5, a prefix longer than 4 bytes is searched by its first 4
+//     bytes, and only the full hashes that begin with the whole prefix
+//     are returned.
+//   - A Web Risk full hash listed as SOCIAL_ENGINEERING_EXTENDED_COVERAGE
+//     alone matches nothing: v4 has no such threat type, and its lists
+//     have more false positives than SOCIAL_ENGINEERING's.
 //   - A GET without $req on the two methods that take a request is a 400;
 //     X-HTTP-Method-Override, when present, must be POST.
 package v4update

@@ -94,8 +94,15 @@ func (s *Server) serveFind(ctx context.Context, req *request) ([][]byte, *apiErr
 		types = nil // the lists served are of URLs alone
 	}
 
-	s.stats.searched.Add(uint64(len(keys)))
-	res, err := s.src.SearchPrefixes(ctx, keys)
+	var res []lookup.PrefixResult
+	var err error
+	if s.api.whole {
+		s.stats.searched.Add(uint64(len(prefixes)))
+		res, err = s.src.SearchHashPrefixes(ctx, prefixes)
+	} else {
+		s.stats.searched.Add(uint64(len(keys)))
+		res, err = s.src.SearchPrefixes(ctx, keys)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, &apiError{status: http.StatusServiceUnavailable, msg: "v4update: request canceled"}
@@ -106,35 +113,62 @@ func (s *Server) serveFind(ctx context.Context, req *request) ([][]byte, *apiErr
 	now := s.now()
 	reply := v4wire.FindFullHashesResponse{HasMinimumWait: true, HasNegativeCacheDuration: true}
 	least := time.Duration(-1)
-	byKey := make(map[[4]byte]*lookup.PrefixResult, len(res))
 	for i := range res {
-		byKey[res[i].Prefix] = &res[i]
 		if left := max(res[i].Expires.Sub(now), 0); least < 0 || left < least {
 			least = left
 		}
 	}
 	reply.NegativeCacheDuration = max(least, 0).Truncate(time.Second)
+	// The answer of each prefix asked: its own, searched whole, or that of
+	// its first 4 bytes.
+	answer := make(map[string]*lookup.PrefixResult, len(res))
+	for i := range res {
+		answer[string(res[i].HashPrefix)] = &res[i]
+	}
+	// The matches: each full hash once, whatever prefixes it answers,
+	// counted before they are built, so that a reply past MaxFindReply
+	// is refused before it takes memory.
+	type found struct {
+		hash [32]byte
+		own  []v4wire.ThreatType
+		cd   time.Duration
+	}
+	var hits []found
 	seen := make(map[safebrowse.Hash]bool)
+	count := 0
 	for _, p := range prefixes {
-		r := byKey[[4]byte(p)]
+		r := answer[string(p)]
+		if !s.api.whole {
+			r = answer[string(p[:4])]
+		}
 		cd := max(r.Expires.Sub(now), 0).Truncate(time.Second)
 		for _, fh := range r.FullHashes {
 			if !bytes.HasPrefix(fh.Hash[:], p) || seen[fh.Hash] {
 				continue
 			}
 			seen[fh.Hash] = true
-			own := threatTypes(fh.Details)
-			for _, t := range types {
-				if !slices.Contains(own, t) {
-					continue
-				}
-				for _, pt := range plats {
-					reply.Matches = append(reply.Matches, v4wire.ThreatMatch{
-						ThreatType: t, PlatformType: pt, ThreatEntryType: v4wire.URL,
-						Threat:        v4wire.ThreatEntry{Hash: slices.Clone(fh.Hash[:])},
-						CacheDuration: cd, HasCacheDuration: true,
-					})
-				}
+			own := slices.DeleteFunc(threatTypes(fh.Details), func(t v4wire.ThreatType) bool { return !slices.Contains(types, t) })
+			if len(own) > 0 {
+				hits = append(hits, found{fh.Hash, own, cd})
+				count += len(own) * len(plats)
+			}
+		}
+	}
+	if n := count * minMatchBytes; n > s.maxFindReply {
+		return nil, tooLong(n, s.maxFindReply)
+	}
+	reply.Matches = make([]v4wire.ThreatMatch, 0, count)
+	for _, h := range hits {
+		for _, t := range types { // in the request's order
+			if !slices.Contains(h.own, t) {
+				continue
+			}
+			for _, pt := range plats {
+				reply.Matches = append(reply.Matches, v4wire.ThreatMatch{
+					ThreatType: t, PlatformType: pt, ThreatEntryType: v4wire.URL,
+					Threat:        v4wire.ThreatEntry{Hash: slices.Clone(h.hash[:])},
+					CacheDuration: h.cd, HasCacheDuration: true,
+				})
 			}
 		}
 	}
@@ -144,11 +178,22 @@ func (s *Server) serveFind(ctx context.Context, req *request) ([][]byte, *apiErr
 	} else {
 		b = v4wire.AppendFindFullHashesResponseJSON(nil, &reply)
 	}
-	if len(b) > MaxFindReply {
-		return nil, &apiError{status: http.StatusServiceUnavailable,
-			msg: fmt.Sprintf("v4update: the reply would be %d bytes, over %d: ask for fewer prefixes at once", len(b), MaxFindReply)}
+	if len(b) > s.maxFindReply {
+		return nil, tooLong(len(b), s.maxFindReply)
 	}
 	return [][]byte{b}, nil
+}
+
+// minMatchBytes is the least a ThreatMatch takes in a reply, in binary:
+// its tag and length, three enums, a 32-byte hash in its ThreatEntry, and
+// a cacheDuration.
+const minMatchBytes = 2 + 6 + 36 + 2
+
+// tooLong is the reply to a find whose reply would be n bytes, more than
+// max.
+func tooLong(n, max int) *apiError {
+	return &apiError{status: http.StatusServiceUnavailable,
+		msg: fmt.Sprintf("v4update: the reply would be %d bytes, over %d: ask for fewer prefixes at once", n, max)}
 }
 
 // threatTypes returns the v4 threat types of a full hash's details, each

@@ -165,6 +165,29 @@ func TestFindFails(t *testing.T) {
 	}
 }
 
+// TestFindTooLong: a reply past its bound is a 503 that asks for fewer
+// prefixes, refused before the matches are built, and the bound counts
+// every platform asked.
+func TestFindTooLong(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, Config{})
+	var hs [][32]byte
+	for i := range 40 {
+		hs = append(hs, sha256.Sum256([]byte{byte(i)}))
+		h.up.AddHash("mw-4b", hs[i])
+	}
+	h.v4.maxFindReply = 40 * 8 * minMatchBytes // 40 hashes on 8 platforms fit, barely
+	plats := []v4wire.PlatformType{1, 2, 3, 4, 5, 6, 7, 8}
+	status, _, body := h.find(t, formProto, findRequest(allTypes, plats[:4], 4, hs...))
+	if status != http.StatusOK {
+		t.Errorf("on 4 platforms: %d %s", status, body)
+	}
+	status, _, body = h.find(t, formProto, findRequest(allTypes, plats, 4, hs...))
+	if status != http.StatusServiceUnavailable || !strings.Contains(string(body), "fewer prefixes") {
+		t.Errorf("on 8 platforms: %d %s, want 503", status, body)
+	}
+}
+
 // TestFindErrors: requests no reply could answer rightly are 400s.
 func TestFindErrors(t *testing.T) {
 	t.Parallel()

@@ -200,6 +200,49 @@ func (h *harness) find(t testing.TB, form int, m *v4wire.FindFullHashesRequest) 
 	return status, r, body
 }
 
+// newWebRiskHarness is newHarness with a Web Risk source, whose upstream
+// seed fills before the source's first fetch.
+func newWebRiskHarness(t testing.TB, cfg Config, seed func(*sbtest.Server), opts ...sbtest.Option) *harness {
+	t.Helper()
+	h := &harness{up: sbtest.NewServer(append([]sbtest.Option{sbtest.WithRecommendedNextDiff(time.Millisecond)}, opts...)...)}
+	t.Cleanup(h.up.Close)
+	seed(h.up)
+	src, err := lookup.New(lookup.Config{API: lookup.WebRisk, BaseURL: h.up.URL, APIKey: h.up.APIKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { src.Close() })
+	h.src = src
+	h.update(t)
+	h.serve(t, cfg)
+	return h
+}
+
+// updateChanged has the source fetch its due lists until the list name
+// has a new version: a Web Risk source waits at least a second between
+// fetches of a list, whatever recommendedNextDiff says.
+func (h *harness) updateChanged(t testing.TB, name string) {
+	t.Helper()
+	version := func() string {
+		for _, st := range h.src.Lists() {
+			if st.Name == name {
+				return string(st.Version)
+			}
+		}
+		t.Fatalf("the source keeps no list %s", name)
+		return ""
+	}
+	was := version()
+	deadline := time.Now().Add(20 * time.Second)
+	for version() == was {
+		if time.Now().After(deadline) {
+			t.Fatalf("the source fetched no new version of %s in 20 s", name)
+		}
+		time.Sleep(20 * time.Millisecond) // polling for the list to be due
+		h.update(t)
+	}
+}
+
 // lookupNew returns a LocalList client of up that keeps lists alone.
 func lookupNew(up *sbtest.Server, lists ...string) (*lookup.Client, error) {
 	return lookup.New(lookup.Config{BaseURL: up.URL, APIKey: up.APIKey, Lists: lists})

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/urlspec/urlspec/safebrowse/internal/listname"
 	"github.com/urlspec/urlspec/safebrowse/internal/replycache"
 	"github.com/urlspec/urlspec/safebrowse/internal/v4wire"
 	"github.com/urlspec/urlspec/safebrowse/lookup"
@@ -31,10 +32,15 @@ type source struct {
 	lists []string
 }
 
-// An api is what v4 is served from: the lists of each v4 threat type.
+// An api is what v4 is served from: the lists of each v4 threat type,
+// and how a prefix is searched.
 type api struct {
 	name    string
 	mapping []source
+	// whole says that a prefix is searched whole, 4 to 32 bytes, as Web
+	// Risk's hashes:search takes it; else by its first 4 bytes, as v5's
+	// takes them.
+	whole bool
 }
 
 // v5API serves v4 from a v5 source's lists.
@@ -44,6 +50,25 @@ var v5API = api{name: "v5", mapping: []source{
 	{v4wire.UnwantedSoftware, []string{"uws-4b", "uwsa-4b"}},
 	{v4wire.PotentiallyHarmfulApplication, []string{"pha-4b"}},
 }}
+
+// webRiskAPI serves v4 from a Web Risk source's lists, which are named
+// by their threat types. Web Risk has no PHA list, and v4 no
+// SOCIAL_ENGINEERING_EXTENDED_COVERAGE.
+var webRiskAPI = api{name: "Web Risk", whole: true, mapping: []source{
+	{v4wire.Malware, []string{"MALWARE"}},
+	{v4wire.SocialEngineering, []string{"SOCIAL_ENGINEERING"}},
+	{v4wire.UnwantedSoftware, []string{"UNWANTED_SOFTWARE"}},
+}}
+
+// apiOf returns the api of a source that keeps the lists kept: Web Risk
+// when their names are Web Risk's threat types, which no v5 list name
+// is ([listname.ValidWebRisk]), else v5.
+func apiOf(kept []lookup.ListStatus) api {
+	if slices.ContainsFunc(kept, func(st lookup.ListStatus) bool { return listname.ValidWebRisk(st.Name) }) {
+		return webRiskAPI
+	}
+	return v5API
+}
 
 // platforms are the platform types each served threat type is served on,
 // in the order GET /v4/threatLists names them. v5 and Web Risk lists
@@ -203,7 +228,7 @@ func (s *Server) refresh(l *list, status []lookup.ListStatus) *apiError {
 			return nil // an update in progress: the next request copies it
 		}
 		srcVersions[i] = snap.Version
-		e := s.api.entriesOf(&snap)
+		e := snapshotEntries(&snap)
 		if i == 0 {
 			ent, sum = e, snap.Checksum
 			continue
@@ -235,9 +260,13 @@ func (s *Server) refresh(l *list, status []lookup.ListStatus) *apiError {
 	return nil
 }
 
-// entriesOf returns the entries of a snapshot of one of the source's
-// lists: a v5 list's 4-byte hashes.
-func (a api) entriesOf(snap *lookup.ListSnapshot) entries {
+// snapshotEntries returns the entries of a snapshot of one of the
+// source's lists: a v5 list's 4-byte hashes, or a Web Risk list's entries of 4 to
+// 32 bytes, in byte order, with their lengths.
+func snapshotEntries(snap *lookup.ListSnapshot) entries {
+	if snap.Width == 0 {
+		return mixed(snap.Hashes, snap.Lengths)
+	}
 	return entries{b: snap.Hashes}
 }
 

@@ -86,6 +86,8 @@ type Server struct {
 	now     func() time.Time
 	rand    func() float64
 	minWait time.Duration // MinWait; less in tests
+	// maxFindReply is MaxFindReply; less in tests.
+	maxFindReply int
 }
 
 // New returns a Server that serves v4 from the lists and searches of
@@ -104,13 +106,13 @@ func New(src *lookup.Client, cfg Config) (*Server, error) {
 	if cfg.Versions == 0 {
 		cfg.Versions = DefaultVersions
 	}
-	s := &Server{src: src, cfg: cfg, log: cfg.Logger, api: v5API, now: time.Now, rand: rand.Float64, minWait: MinWait}
-	if s.log == nil {
-		s.log = slog.New(slog.DiscardHandler)
-	}
 	kept := src.Lists()
 	if len(kept) == 0 {
 		return nil, errors.New("v4update: New: the source keeps no lists (NoStorage)")
+	}
+	s := &Server{src: src, cfg: cfg, log: cfg.Logger, api: apiOf(kept), now: time.Now, rand: rand.Float64, minWait: MinWait, maxFindReply: MaxFindReply}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
 	}
 	for _, m := range s.api.mapping {
 		var idx []int
