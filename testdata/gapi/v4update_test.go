@@ -171,7 +171,9 @@ func fetchV4(t *testing.T, svc *safebrowsing.Service, lists []*v4List, compressi
 			t.Fatalf("%s: %v", lr.ThreatType, err)
 		}
 		for _, set := range slices.Concat(lr.Additions, lr.Removals) {
-			if !slices.Contains(compressions, set.CompressionType) {
+			// Prefixes longer than 4 bytes have no Rice coding: raw.
+			long := set.RawHashes != nil && set.RawHashes.PrefixSize > 4
+			if !slices.Contains(compressions, set.CompressionType) && !(long && set.CompressionType == "RAW") {
 				t.Errorf("%s: a set of compressionType %q, asked %v", lr.ThreatType, set.CompressionType, compressions)
 			}
 		}
@@ -350,4 +352,59 @@ func TestV4Update(t *testing.T) {
 	find.ThreatInfo.ThreatEntries = []*safebrowsing.GoogleSecuritySafebrowsingV4ThreatEntry{{Hash: base64.StdEncoding.EncodeToString(h[:4])}}
 	_, err = svc.FullHashes.Find(find).Context(ctx(t)).Do()
 	wantAPIError(t, err, 503, "")
+}
+
+// TestV4UpdateWebRisk: Google's v4 Go client against safebrowse/v4update
+// on a Web Risk client: MALWARE holds the upstream's 8-byte entry beside
+// its 4-byte ones, raw, each checksum verified over this file's decoding;
+// PHA, which Web Risk lacks, is an empty full update; fullHashes.find
+// finds the 8-byte entry's full hash.
+func TestV4UpdateWebRisk(t *testing.T) {
+	t.Parallel()
+	up := sbtest.NewServer(sbtest.WithTestURLs())
+	defer up.Close()
+	if err := up.AddPrefix("mw-4b", "long.example/", 8); err != nil {
+		t.Fatal(err)
+	}
+	src, err := lookup.New(lookup.Config{API: lookup.WebRisk, BaseURL: up.URL, APIKey: up.APIKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	if err := src.Update(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	v4, err := v4update.New(src, v4update.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(v4)
+	defer srv.Close()
+	svc := newV4(t, srv.URL, "client-key")
+	long := sha256.Sum256([]byte("long.example/"))
+	for _, compression := range []string{"RICE", "RAW"} {
+		var lists []*v4List
+		for range v4Lists {
+			lists = append(lists, new(v4List))
+		}
+		fetchV4(t, svc, lists, compression)
+		if mw := lists[0].entries; len(mw) != 2 || !slices.Contains(mw, string(long[:8])) {
+			t.Errorf("%s: MALWARE %x, want its test URL's 4-byte entry and long.example/'s 8-byte one", compression, mw)
+		}
+		if pha := lists[3].entries; len(pha) != 0 {
+			t.Errorf("%s: POTENTIALLY_HARMFUL_APPLICATION holds %d entries, want none", compression, len(pha))
+		}
+	}
+	res, err := svc.FullHashes.Find(&safebrowsing.GoogleSecuritySafebrowsingV4FindFullHashesRequest{
+		ThreatInfo: &safebrowsing.GoogleSecuritySafebrowsingV4ThreatInfo{
+			ThreatTypes: []string{"MALWARE"}, PlatformTypes: []string{"ANY_PLATFORM"}, ThreatEntryTypes: []string{"URL"},
+			ThreatEntries: []*safebrowsing.GoogleSecuritySafebrowsingV4ThreatEntry{{Hash: base64.StdEncoding.EncodeToString(long[:8])}},
+		},
+	}).Context(ctx(t)).Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Matches) != 1 || res.Matches[0].Threat.Hash != base64.StdEncoding.EncodeToString(long[:]) {
+		t.Errorf("fullHashes.find of the 8-byte entry: %+v", res.Matches)
+	}
 }
