@@ -9,12 +9,13 @@
 // sbtest.TestURLs), a lookup.Client that fetches from it, and the v4
 // Update API served from that client's lists, at /v4/.
 //
-//	go run ./v4harness -addr 127.0.0.1:8404
+//	go run ./v4harness -addr 127.0.0.1:8404 [-api webrisk]
 //
 // Beside /v4/, it serves, to drive the upstream between runs of a client:
 //
-//   - POST /harness/add?list=mw-4b&expr=evil.example/ and
-//     /harness/remove?list=…&expr=…, a change upstream;
+//   - POST /harness/add?list=mw-4b&expr=evil.example/ (&n=8 for an entry
+//     of 8 bytes on Web Risk's list) and /harness/remove?list=…&expr=…, a
+//     change upstream;
 //   - POST /harness/update, the client's fetch of its due lists, so that
 //     the change reaches the v4 lists;
 //   - GET /harness/stats, the v4 server's counters and the client's, in
@@ -35,6 +36,8 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"syscall"
+	"time"
 
 	"github.com/urlspec/urlspec/safebrowse/lookup"
 	"github.com/urlspec/urlspec/safebrowse/sbtest"
@@ -44,20 +47,27 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "address to serve on")
 	many := flag.Int("many", 1000, "entries added to uwsa-4b beside the test URLs, for a Rice stream of some length")
+	apiName := flag.String("api", "safebrowsing", "the upstream's API: safebrowsing (v5) or webrisk")
 	flag.Parse()
 	log.SetFlags(log.Ltime | log.Lmicroseconds)
+	api, err := lookup.ParseAPI(*apiName)
+	if err != nil {
+		log.Fatal(err)
+	}
 
-	up := sbtest.NewServer(sbtest.WithTestURLs(), sbtest.WithMinimumWait(0))
+	// Lists due again at once (v5), or a second after a fetch (Web Risk's
+	// least wait), so that /harness/update fetches a change.
+	up := sbtest.NewServer(sbtest.WithTestURLs(), sbtest.WithMinimumWait(0), sbtest.WithRecommendedNextDiff(time.Millisecond))
 	defer up.Close()
 	for i := range *many {
 		up.Add("uwsa-4b", "many"+strconv.Itoa(i)+".example/")
 	}
-	src, err := lookup.New(lookup.Config{BaseURL: up.URL, APIKey: up.APIKey})
+	src, err := lookup.New(lookup.Config{API: api, BaseURL: up.URL, APIKey: up.APIKey})
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer src.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := src.Update(ctx); err != nil {
 		log.Fatal(err)
@@ -81,7 +91,9 @@ func main() {
 		return func(w http.ResponseWriter, r *http.Request) {
 			list, expr := r.URL.Query().Get("list"), r.URL.Query().Get("expr")
 			err := up.Remove(list, expr)
-			if add {
+			if n, _ := strconv.Atoi(r.URL.Query().Get("n")); add && n > 4 {
+				err = up.AddPrefix(list, expr, n) // Web Risk's entry of n bytes
+			} else if add {
 				err = up.Add(list, expr)
 			}
 			if err != nil {
