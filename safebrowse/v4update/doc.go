@@ -38,7 +38,7 @@
 // shape, {"error": {"code", "message", "status"}}, whatever the request's
 // encoding. The Server checks no key: mount it behind the access rules
 // of the server, which take the client's key as key= or X-Goog-Api-Key
-// (cmd/sbserver mounts it so); [Handles] names its paths.
+// (as cmd/sbserver mounts the mirror); [Handles] names its paths.
 //
 // # Lists
 //

@@ -35,7 +35,6 @@ type source struct {
 // An api is what v4 is served from: the lists of each v4 threat type,
 // and how a prefix is searched.
 type api struct {
-	name    string
 	mapping []source
 	// whole says that a prefix is searched whole, 4 to 32 bytes, as Web
 	// Risk's hashes:search takes it; else by its first 4 bytes, as v5's
@@ -44,7 +43,7 @@ type api struct {
 }
 
 // v5API serves v4 from a v5 source's lists.
-var v5API = api{name: "v5", mapping: []source{
+var v5API = api{mapping: []source{
 	{v4wire.Malware, []string{"mw-4b"}},
 	{v4wire.SocialEngineering, []string{"se-4b"}},
 	{v4wire.UnwantedSoftware, []string{"uws-4b", "uwsa-4b"}},
@@ -54,7 +53,7 @@ var v5API = api{name: "v5", mapping: []source{
 // webRiskAPI serves v4 from a Web Risk source's lists, which are named
 // by their threat types. Web Risk has no PHA list, and v4 no
 // SOCIAL_ENGINEERING_EXTENDED_COVERAGE.
-var webRiskAPI = api{name: "Web Risk", whole: true, mapping: []source{
+var webRiskAPI = api{whole: true, mapping: []source{
 	{v4wire.Malware, []string{"MALWARE"}},
 	{v4wire.SocialEngineering, []string{"SOCIAL_ENGINEERING"}},
 	{v4wire.UnwantedSoftware, []string{"UNWANTED_SOFTWARE"}},

@@ -55,7 +55,8 @@ type Config struct {
 	// Versions is how many versions of each list are kept, so that a
 	// client at one of them gets a partial update; 0 means
 	// DefaultVersions, and less than DefaultVersions is an error. Each
-	// holds a copy of the list (4 bytes a prefix).
+	// holds a copy of the list: 4 bytes a prefix, and for a Web Risk
+	// list of mixed lengths 1 byte an entry more.
 	Versions int
 	// Frozen says that the source's lists are never updated: every
 	// update reply carries a minimumWaitDuration of FrozenWait.

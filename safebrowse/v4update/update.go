@@ -56,13 +56,13 @@ const (
 // A cacheKey names an entry of a list's cache: an update, in the encoding
 // kind says, that takes a client at state from ("" for none or one the
 // list does not know) towards version to, the list's current one, in
-// chunks of max entries (0: no limit), its additions Rice-coded or raw;
+// chunks of chunk entries (0: no limit), its additions Rice-coded or raw;
 // or, of kind keyState, the chunk state named from.
 type cacheKey struct {
 	kind     uint8
 	rice     bool
 	to, from string
-	max      int
+	chunk    int
 }
 
 // size is what the key's strings cost.
@@ -184,7 +184,7 @@ func split(k, r int) (int, int) {
 //     then additions;
 //   - any other gets the whole list, a full update with no removals;
 //   - an update of more entries than chunk holds the removals first and
-//     then the smallest additions, up to limit, and leads to a state of
+//     then the smallest additions, up to chunk, and leads to a state of
 //     its own, which the list's cache keeps; its reply has no minimum
 //     wait, so that the client asks for the rest at once;
 //   - every update carries the checksum of the list it leads to, and the
@@ -345,17 +345,17 @@ func (s *Server) reply(l *list, from []byte, c constraints, proto bool) (*update
 	if n := cur.ent.n(); c.maxDatabase > 0 && n > c.maxDatabase {
 		return nil, invalid("list %s holds %d entries, more than constraints.maxDatabaseEntries=%d", l.name, n, c.maxDatabase)
 	}
-	max := c.maxUpdate
-	if st.base == cur || (!st.partial && max >= cur.ent.n()) {
-		max = 0 // no chunk cuts it: one update for every limit
+	chunk := c.maxUpdate
+	if st.base == cur || (!st.partial && chunk >= cur.ent.n()) {
+		chunk = 0 // no chunk cuts it: one update for every limit
 	}
-	key := cacheKey{kind: keyProto, rice: c.rice, to: cur.s, from: st.from, max: max}
+	key := cacheKey{kind: keyProto, rice: c.rice, to: cur.s, from: st.from, chunk: chunk}
 	binary := func() (*update, error) {
 		e, err := l.cache.Do(key, func() (*cached, int64, error) {
 			s.builds <- struct{}{}
 			defer func() { <-s.builds }()
 			s.stats.builds.Add(1)
-			u, err := l.build(st, cur, max, c.rice)
+			u, err := l.build(st, cur, chunk, c.rice)
 			if err != nil {
 				return nil, 0, err
 			}
