@@ -16,6 +16,7 @@ import (
 
 	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse/internal/listname"
+	"github.com/urlspec/urlspec/safebrowse/internal/minwait"
 	"github.com/urlspec/urlspec/safebrowse/internal/replycache"
 	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
 	"github.com/urlspec/urlspec/safebrowse/lookup"
@@ -215,18 +216,14 @@ func (m *Mirror) reply(l *list, st lookup.ListStatus, from []byte, c constraints
 }
 
 // minimumWait returns the minimum_wait_duration of a list whose source
-// is next due at next: the time until then plus up to 10% more, at
-// random, so that a fleet does not arrive at once, within MinWait and
-// MaxWait, in whole seconds; FrozenWait for a frozen mirror.
+// is next due at next, by [minwait.Wait]: the time until then plus up to
+// 10% more, at random, so that a fleet does not arrive at once, within
+// MinWait and MaxWait, in whole seconds; FrozenWait for a frozen mirror.
 func (m *Mirror) minimumWait(next time.Time) time.Duration {
 	if m.cfg.Frozen {
 		return FrozenWait
 	}
-	d := next.Sub(m.now())
-	if d > 0 {
-		d += time.Duration(m.rand() * 0.1 * float64(d))
-	}
-	return min(max(d, m.minWait), MaxWait).Truncate(time.Second)
+	return minwait.Wait(m.now(), next, m.rand(), m.minWait)
 }
 
 // serveLists answers hashList and hashLists:batchGet from the mirror's
