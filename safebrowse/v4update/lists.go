@@ -12,7 +12,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/urlspec/urlspec/safebrowse/internal/listname"
 	"github.com/urlspec/urlspec/safebrowse/internal/replycache"
 	"github.com/urlspec/urlspec/safebrowse/internal/v4wire"
 	"github.com/urlspec/urlspec/safebrowse/lookup"
@@ -59,11 +58,10 @@ var webRiskAPI = api{whole: true, mapping: []source{
 	{v4wire.UnwantedSoftware, []string{"UNWANTED_SOFTWARE"}},
 }}
 
-// apiOf returns the api of a source that keeps the lists kept: Web Risk
-// when their names are Web Risk's threat types, which no v5 list name
-// is ([listname.ValidWebRisk]), else v5.
-func apiOf(kept []lookup.ListStatus) api {
-	if slices.ContainsFunc(kept, func(st lookup.ListStatus) bool { return listname.ValidWebRisk(st.Name) }) {
+// apiOf returns the api of the source src: Web Risk's mapping when it
+// speaks Web Risk, else v5's.
+func apiOf(src *lookup.Client) api {
+	if src.API() == lookup.WebRisk {
 		return webRiskAPI
 	}
 	return v5API

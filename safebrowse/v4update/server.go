@@ -111,7 +111,7 @@ func New(src *lookup.Client, cfg Config) (*Server, error) {
 	if len(kept) == 0 {
 		return nil, errors.New("v4update: New: the source keeps no lists (NoStorage)")
 	}
-	s := &Server{src: src, cfg: cfg, log: cfg.Logger, api: apiOf(kept), now: time.Now, rand: rand.Float64, minWait: MinWait, maxFindReply: MaxFindReply}
+	s := &Server{src: src, cfg: cfg, log: cfg.Logger, api: apiOf(src), now: time.Now, rand: rand.Float64, minWait: MinWait, maxFindReply: MaxFindReply}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
