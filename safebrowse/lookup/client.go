@@ -649,6 +649,9 @@ func (c *Client) notReady() error {
 	return ErrNotReady
 }
 
+// API returns the API the client speaks, as Config.API chose it.
+func (c *Client) API() API { return c.api }
+
 // IsReady reports whether every list has been loaded once and, with
 // Config.OHTTP, the client has held the gateway's key once.
 func (c *Client) IsReady() bool { return c.isReady.Load() && c.ohttpHeld() }

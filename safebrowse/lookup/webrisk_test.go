@@ -125,6 +125,9 @@ func TestNewWebRisk(t *testing.T) {
 	if c.base != DefaultWebRiskBaseURL {
 		t.Errorf("base %q, want %q", c.base, DefaultWebRiskBaseURL)
 	}
+	if c.API() != WebRisk {
+		t.Errorf("API() = %v, want WebRisk", c.API())
+	}
 	var names []string
 	for _, l := range c.Lists() {
 		names = append(names, l.Name)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse/internal/listname"
+	"github.com/urlspec/urlspec/safebrowse/internal/minwait"
 	"github.com/urlspec/urlspec/safebrowse/internal/replycache"
 	"github.com/urlspec/urlspec/safebrowse/internal/v5wire"
 	"github.com/urlspec/urlspec/safebrowse/lookup"
@@ -220,9 +221,9 @@ func (m *Mirror) reply(l *list, st lookup.ListStatus, from []byte, c constraints
 }
 
 // minimumWait returns the minimum_wait_duration of a list whose source
-// is next due at next: the time until then plus up to 10% more, at
-// random, so that a fleet does not arrive at once, within MinWait and
-// MaxWait, in whole seconds; FrozenWait for a frozen mirror.
+// is next due at next, by [minwait.Wait]: the time until then plus up to
+// 10% more, at random, so that a fleet does not arrive at once, within
+// MinWait and MaxWait, in whole seconds; FrozenWait for a frozen mirror.
 func (m *Mirror) minimumWait(next time.Time) time.Duration {
 	return nextWait(m.now(), next, m.cfg.Frozen, m.rand, m.minWait)
 }
@@ -234,11 +235,7 @@ func nextWait(now, next time.Time, frozen bool, rand func() float64, minWait tim
 	if frozen {
 		return FrozenWait
 	}
-	d := next.Sub(now)
-	if d > 0 {
-		d += time.Duration(rand() * 0.1 * float64(d))
-	}
-	return min(max(d, minWait), MaxWait).Truncate(time.Second)
+	return minwait.Wait(now, next, rand(), minWait)
 }
 
 // serveLists answers hashList and hashLists:batchGet from the mirror's

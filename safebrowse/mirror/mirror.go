@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/urlspec/urlspec/internal/inputerr"
+	"github.com/urlspec/urlspec/safebrowse/internal/minwait"
 	"github.com/urlspec/urlspec/safebrowse/internal/v5http"
 	"github.com/urlspec/urlspec/safebrowse/lookup"
 )
@@ -47,9 +48,9 @@ const (
 	MaxSearchPrefixes = lookup.MaxSearchPrefixes
 	// MinWait and MaxWait bound the minimumWaitDuration of list replies;
 	// FrozenWait is that of a frozen mirror.
-	MinWait    = 60 * time.Second
-	MaxWait    = 24 * time.Hour
-	FrozenWait = 24 * time.Hour
+	MinWait    = minwait.Min
+	MaxWait    = minwait.Max
+	FrozenWait = minwait.Frozen
 )
 
 // Config configures a Mirror. Its zero values mean the defaults.

@@ -6,7 +6,6 @@ package mirror
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"time"
 
 	"github.com/urlspec/urlspec/safebrowse/hashlist"
@@ -283,7 +282,7 @@ func (l *list) build(s start, cur *version, limit int) (*reply, error) {
 	} else {
 		k += len(msg.Removals) + len(msg.Additions)/w
 		r, a := split(k, len(rem))
-		sum := appliedSum(hashesOf(base), rem[:r], add[:w*a], w)
+		sum := listdiff.Sum(hashesOf(base), rem[:r], add[:w*a], w)
 		st := &state{v: versionOf(l.name, sum), sum: sum, to: cur.s, held: held, k: k}
 		if held == nil && base != nil {
 			st.from = base.s
@@ -301,39 +300,6 @@ func (l *list) build(s start, cur *version, limit int) (*reply, error) {
 	}
 	head, tail := v5wire.AppendHashListParts(nil, nil, &hl)
 	return &reply{final: final, head: bytes.Clone(head), tail: bytes.Clone(tail)}, nil
-}
-
-// appliedSum returns the SHA-256 of [listdiff.Apply] of old, removals
-// and additions, without building the list.
-func appliedSum(old []byte, removals []uint32, additions []byte, w int) [32]byte {
-	h := sha256.New()
-	if len(old) == 0 {
-		h.Write(additions)
-		return [32]byte(h.Sum(nil))
-	}
-	buf := make([]byte, 0, 32<<10)
-	put := func(b []byte) {
-		if len(buf)+len(b) > cap(buf) {
-			h.Write(buf)
-			buf = buf[:0]
-		}
-		buf = append(buf, b...)
-	}
-	r, a := 0, 0
-	for i := 0; i < len(old); i += w {
-		if r < len(removals) && int(removals[r]) == i/w {
-			r++
-			continue
-		}
-		for a < len(additions) && bytes.Compare(additions[a:a+w], old[i:i+w]) < 0 {
-			put(additions[a : a+w])
-			a += w
-		}
-		put(old[i : i+w])
-	}
-	h.Write(buf)
-	h.Write(additions[a:])
-	return [32]byte(h.Sum(nil))
 }
 
 // A listCache is a list's cache of replies and chunk states.

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/urlspec/urlspec/internal/inputerr"
-	"github.com/urlspec/urlspec/safebrowse/internal/listname"
 	"github.com/urlspec/urlspec/safebrowse/internal/v5http"
 	"github.com/urlspec/urlspec/safebrowse/lookup"
 )
@@ -47,7 +46,8 @@ type WebRisk struct {
 // all four of Web Risk's lists, as [lookup.NewMirrorSource] makes it
 // under WebRisk. cfg is read as by [New], but for Lists, which Web Risk
 // has no method to serve: it must be nil. NewWebRisk fails for a bad
-// Config, naming the field, and for a source that keeps no Web Risk list.
+// Config, naming the field, and for a source of another API or that
+// keeps no list.
 func NewWebRisk(src *lookup.Client, cfg Config) (*WebRisk, error) {
 	if src == nil {
 		return nil, errors.New("mirror: NewWebRisk: nil source client")
@@ -64,10 +64,10 @@ func NewWebRisk(src *lookup.Client, cfg Config) (*WebRisk, error) {
 	if w.log == nil {
 		w.log = slog.New(slog.DiscardHandler)
 	}
+	if src.API() != lookup.WebRisk {
+		return nil, errors.New("mirror: NewWebRisk: the source is no client of Web Risk: its Config.API must be WebRisk")
+	}
 	for i, st := range src.Lists() {
-		if !listname.ValidWebRisk(st.Name) {
-			return nil, fmt.Errorf("mirror: NewWebRisk: the source keeps %s, not a Web Risk list: its Config.API must be WebRisk", inputerr.Quote(st.Name))
-		}
 		w.lists[st.Name] = newWRList(st.Name, i)
 	}
 	if len(w.lists) == 0 {

@@ -44,12 +44,16 @@ type URISearch struct {
 	requests atomic.Uint64
 }
 
-// NewURISearch returns a URISearch answering from src, which the caller
-// keeps updated and closes. It fails for a bad Config, naming the field.
+// NewURISearch returns a URISearch answering from src, a client of Web
+// Risk (lookup.Config.API WebRisk), which the caller keeps updated and
+// closes. It fails for a source of another API, and for a bad Config,
+// naming the field.
 func NewURISearch(src *lookup.Client, cfg URISearchConfig) (*URISearch, error) {
 	switch {
 	case src == nil:
 		return nil, errors.New("mirror: NewURISearch: nil source client")
+	case src.API() != lookup.WebRisk:
+		return nil, errors.New("mirror: NewURISearch: the source is no client of Web Risk: its Config.API must be WebRisk")
 	case cfg.CacheDuration < 0:
 		return nil, fmt.Errorf("mirror: URISearchConfig.CacheDuration %v is negative", cfg.CacheDuration)
 	case cfg.CacheDuration == 0:

@@ -109,3 +109,51 @@ func TestURISearch(t *testing.T) {
 		})
 	}
 }
+
+// TestWebRiskConfigErrors: NewWebRisk and NewURISearch refuse a source of
+// another API and a bad Config, naming what is wrong.
+func TestWebRiskConfigErrors(t *testing.T) {
+	t.Parallel()
+	up := sbtest.NewServer()
+	defer up.Close()
+	v5, err := lookup.NewMirrorSource(lookup.Config{APIKey: up.APIKey, BaseURL: up.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v5.Close()
+	wr, err := lookup.NewMirrorSource(lookup.Config{APIKey: up.APIKey, BaseURL: up.URL, API: lookup.WebRisk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wr.Close()
+	for _, tt := range []struct {
+		name    string
+		new     func() error
+		wantErr string
+	}{
+		// A v5 source is no Web Risk mirror's.
+		{"v5 mirror", func() error { _, err := mirror.NewWebRisk(v5, mirror.Config{}); return err }, "no client of Web Risk"},
+		// ... nor a uris:search's.
+		{"v5 uris", func() error { _, err := mirror.NewURISearch(v5, mirror.URISearchConfig{}); return err }, "no client of Web Risk"},
+		// Web Risk has no ListHashLists to serve.
+		{"lists", func() error {
+			_, err := mirror.NewWebRisk(wr, mirror.Config{Lists: []lookup.ListInfo{{Name: "MALWARE"}}})
+			return err
+		}, "Config.Lists"},
+		// A bound below the least.
+		{"versions", func() error { _, err := mirror.NewWebRisk(wr, mirror.Config{Versions: 2}); return err }, "Config.Versions 2"},
+		// A negative cache duration.
+		{"duration", func() error {
+			_, err := mirror.NewURISearch(wr, mirror.URISearchConfig{CacheDuration: -time.Second})
+			return err
+		}, "CacheDuration -1s"},
+		// No source at all.
+		{"nil", func() error { _, err := mirror.NewWebRisk(nil, mirror.Config{}); return err }, "nil source"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tt.new(); err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.HasPrefix(err.Error(), "mirror: ") {
+				t.Errorf("err %v, want one with %q", err, tt.wantErr)
+			}
+		})
+	}
+}

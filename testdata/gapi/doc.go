@@ -24,4 +24,10 @@
 // bit-at-a-time little-endian Rice decoder written in the test from Web
 // Risk's compression guide, not by the module's hashlist, and each
 // checksum is verified over that decoding.
+//
+// Google's v4 client, google.golang.org/api/safebrowsing/v4, is tested
+// against safebrowse/v4update, the v4 Update API served from a v5
+// client's lists, in process: its Rice data is decoded by the same
+// decoder, decodeRice, written from the v4 reference, and each checksum
+// is verified over that decoding.
 package gapi

@@ -47,65 +47,9 @@ func newWebRisk(t *testing.T, base, key string) *webrisk.Service {
 	return svc
 }
 
-// riceDecode decodes a RiceDeltaEncoding as cloud.google.com/web-risk/
-// docs/compression describes it, one bit at a time: firstValue, then
-// entryCount deltas, each q<<k + r, with the quotient q in unary (q one
-// bits, then a zero bit) and the remainder r in k bits, least
-// significant bit first; the bits are taken from each byte of
-// encodedData least significant first. Each value is the one before it
-// plus its delta, within 32 bits.
+// riceDecode decodes a Web Risk RiceDeltaEncoding, with decodeRice.
 func riceDecode(r *webrisk.GoogleCloudWebriskV1RiceDeltaEncoding) ([]uint32, error) {
-	if r.FirstValue < 0 || r.FirstValue > 1<<32-1 {
-		return nil, fmt.Errorf("firstValue %d outside 32 bits", r.FirstValue)
-	}
-	values := []uint32{uint32(r.FirstValue)}
-	if r.EntryCount == 0 {
-		return values, nil
-	}
-	if r.RiceParameter < 2 || r.RiceParameter > 28 {
-		return nil, fmt.Errorf("riceParameter %d outside 2 to 28", r.RiceParameter)
-	}
-	data, err := base64.StdEncoding.DecodeString(r.EncodedData)
-	if err != nil {
-		return nil, err
-	}
-	pos := 0 // the next bit
-	bit := func() (uint64, error) {
-		if pos >= 8*len(data) {
-			return 0, errors.New("encodedData ends early")
-		}
-		b := uint64(data[pos/8]>>(pos%8)) & 1
-		pos++
-		return b, nil
-	}
-	v := uint64(r.FirstValue)
-	for range r.EntryCount {
-		var q uint64
-		for {
-			b, err := bit()
-			if err != nil {
-				return nil, err
-			}
-			if b == 0 {
-				break
-			}
-			q++
-		}
-		var rem uint64
-		for i := range r.RiceParameter {
-			b, err := bit()
-			if err != nil {
-				return nil, err
-			}
-			rem |= b << i
-		}
-		v += q<<r.RiceParameter | rem
-		if v > 1<<32-1 {
-			return nil, errors.New("a value past 32 bits")
-		}
-		values = append(values, uint32(v))
-	}
-	return values, nil
+	return decodeRice(r.FirstValue, r.RiceParameter, r.EntryCount, r.EncodedData)
 }
 
 // wrList is a Web Risk list as a client holds it: its entries in byte
