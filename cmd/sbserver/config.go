@@ -26,6 +26,7 @@ const maxKeyFile = 1 << 20
 // config is the command line, parsed and checked.
 type config struct {
 	addr, key, keyFile, mode, dir, upstream string
+	api                                     string
 	clientKeys, tlsCert, tlsKey             string
 	logFormat, logLevel                     string
 	ohttpRelay, ohttpKeyURL                 string
@@ -36,6 +37,7 @@ type config struct {
 	cacheBytes                              int64
 
 	lookupMode lookup.Mode
+	lookupAPI  lookup.API
 	keys       []string // from -client-keys
 	level      slog.Level
 }
@@ -43,7 +45,7 @@ type config struct {
 // envFlags are the flags that fall back to $SBSERVER_<FLAG>: those from
 // -upstream on; the older ones keep their behaviour.
 var envFlags = []string{"upstream", "key-file", "cache-duration", "tls-cert", "tls-key", "client-keys", "log-format", "log-level", "mirror", "cache-size", "ohttp-relay", "ohttp-key-url",
-	"cache-bytes", "upstream-searches", "ohttp-padding", "max-searches-per-minute"}
+	"cache-bytes", "upstream-searches", "ohttp-padding", "max-searches-per-minute", "api"}
 
 // envName is the variable a flag falls back to: SBSERVER_ and the flag in
 // upper snake case.
@@ -71,7 +73,8 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.StringVar(&c.dir, "dir", "", "directory keeping the lists across restarts (default: memory only)")
 	fs.BoolVar(&c.frozen, "frozen", false, "load the lists from -dir and never update them")
 	fs.BoolVar(&c.fake, "fake", false, "use a fake server on loopback seeded with test URLs: no key, no network")
-	fs.StringVar(&c.upstream, "upstream", lookup.DefaultBaseURL, "the v5 server to talk to: Google's, a fake, or an sbserver -mirror")
+	fs.StringVar(&c.api, "api", "SafeBrowsing", "the upstream's API: SafeBrowsing (v5, non-commercial) or WebRisk (Google's Web Risk, for commercial use)")
+	fs.StringVar(&c.upstream, "upstream", "", "the server to talk to: Google's ("+lookup.DefaultBaseURL+", or "+lookup.DefaultWebRiskBaseURL+" under -api WebRisk), a fake, or an sbserver -mirror")
 	fs.StringVar(&c.keyFile, "key-file", "", "file holding the API key, so that it need not show in ps")
 	fs.DurationVar(&c.cacheDuration, "cache-duration", 300*time.Second, "the cacheDuration of urls:search and threatMatches:find replies")
 	fs.StringVar(&c.tlsCert, "tls-cert", "", "TLS certificate file (PEM): serve HTTPS, with -tls-key")
@@ -79,7 +82,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs.StringVar(&c.clientKeys, "client-keys", "", "file of client keys, one a line (# comments): every request but the probes must carry one")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format: text or json")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn or error")
-	fs.BoolVar(&c.mirror, "mirror", false, "also serve the v5 list and search methods to other clients (hashList, hashLists:batchGet, hashLists, hashes:search), keeping every list")
+	fs.BoolVar(&c.mirror, "mirror", false, "also serve the list and search methods to other clients (v5: hashList, hashLists:batchGet, hashLists, hashes:search; Web Risk: threatLists:computeDiff, hashes:search), keeping every list")
 	fs.IntVar(&c.cacheSize, "cache-size", mirror.DefaultCacheSize, "prefixes the -mirror search cache holds at most, whatever their bytes (a cap on the count beside -cache-bytes)")
 	fs.Int64Var(&c.cacheBytes, "cache-bytes", mirror.DefaultCacheBytes, "bytes each search cache holds at most, full hashes counted: the client's, and with -mirror the mirror's")
 	fs.IntVar(&c.upstreamSearches, "upstream-searches", lookup.DefaultMaxSearchesInFlight, "hashes:search requests in flight upstream at most, for every endpoint and the -mirror together")
@@ -117,6 +120,17 @@ func (c *config) check(set map[string]bool, getenv func(string) string) error {
 	var err error
 	if c.lookupMode, err = lookup.ParseMode(c.mode); err != nil {
 		return fmt.Errorf("%w: -mode: %v", errUsage, err)
+	}
+	if c.lookupAPI, err = lookup.ParseAPI(c.api); err != nil {
+		return fmt.Errorf("%w: -api: %v", errUsage, err)
+	}
+	if c.lookupAPI == lookup.WebRisk {
+		switch {
+		case c.lookupMode == lookup.RealTime:
+			return fmt.Errorf("%w: -api WebRisk and -mode RealTime: Web Risk has no Global Cache; use LocalList or NoStorage", errUsage)
+		case c.ohttpRelay != "":
+			return fmt.Errorf("%w: -api WebRisk and -ohttp-relay: Google runs no Oblivious HTTP gateway for Web Risk", errUsage)
+		}
 	}
 	if err := c.level.UnmarshalText([]byte(c.logLevel)); err != nil {
 		return fmt.Errorf("%w: -log-level: %v", errUsage, err)

@@ -128,14 +128,20 @@ func (s *server) checkKey(r *http.Request) (int, error) {
 // a refusal of the key err reports, as google/api/error_reason.proto
 // defines the reasons: API_KEY_INVALID for a key that is not a client key,
 // CREDENTIALS_MISSING for a request with none; the zero ErrorInfo (no
-// details) for any other error. The statuses stay sbserver's own, 403 and
-// 401, where Google answers 400 and 403: a client reads the reason.
-func keyErrorInfo(err error) rpcstatus.ErrorInfo {
+// details) for any other error. Its service is the API of the endpoint's
+// error shape: Web Risk's on Web Risk's endpoints, else Safe Browsing's.
+// The statuses stay sbserver's own, 403 and 401, where Google answers 400
+// and 403: a client reads the reason.
+func keyErrorInfo(err error, shape errorShape) rpcstatus.ErrorInfo {
+	service := rpcstatus.SafeBrowsing
+	if shape == webRiskErrors {
+		service = rpcstatus.WebRisk
+	}
 	switch {
 	case errors.Is(err, errWrongKey):
-		return rpcstatus.ErrorInfo{Reason: rpcstatus.ReasonAPIKeyInvalid, Service: rpcstatus.SafeBrowsing}
+		return rpcstatus.ErrorInfo{Reason: rpcstatus.ReasonAPIKeyInvalid, Service: service}
 	case errors.Is(err, errNoKey):
-		return rpcstatus.ErrorInfo{Reason: rpcstatus.ReasonCredentialsMissing, Service: rpcstatus.SafeBrowsing}
+		return rpcstatus.ErrorInfo{Reason: rpcstatus.ReasonCredentialsMissing, Service: service}
 	}
 	return rpcstatus.ErrorInfo{}
 }

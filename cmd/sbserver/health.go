@@ -40,6 +40,7 @@ func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
 
 type statusReply struct {
 	Ready  bool         `json:"ready"`
+	API    string       `json:"api"` // SafeBrowsing or WebRisk, as -api takes it
 	Mode   string       `json:"mode"`
 	Frozen bool         `json:"frozen"`
 	Lists  []listStatus `json:"lists"`
@@ -68,7 +69,7 @@ type listStatus struct {
 // status answers GET /status with the state of each list and whether the
 // client is ready: a 200 when it is, a 503 with the cause before.
 func (s *server) status(w http.ResponseWriter, r *http.Request) {
-	reply := statusReply{Mode: s.o.Mode.String(), Frozen: s.o.Frozen, Lists: []listStatus{}}
+	reply := statusReply{API: s.o.API.String(), Mode: s.o.Mode.String(), Frozen: s.o.Frozen, Lists: []listStatus{}}
 	for _, l := range s.c.Lists() {
 		ls := listStatus{Name: l.Name, Entries: l.Entries, Version: l.Version, Loaded: l.Loaded}
 		if !s.o.Frozen {

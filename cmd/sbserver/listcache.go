@@ -9,7 +9,6 @@ package main
 
 import (
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/urlspec/urlspec/safebrowse/mirror"
 )
 
 var mirrorListCacheDesc = prometheus.NewDesc("sbserver_mirror_list_cache_bytes",
@@ -17,7 +16,7 @@ var mirrorListCacheDesc = prometheus.NewDesc("sbserver_mirror_list_cache_bytes",
 
 // listCacheCollector reads the mirror's Stats.ListCacheBytes at each
 // scrape.
-type listCacheCollector struct{ m *mirror.Mirror }
+type listCacheCollector struct{ m mirrorStats }
 
 func (c listCacheCollector) Describe(ch chan<- *prometheus.Desc) { ch <- mirrorListCacheDesc }
 
@@ -25,9 +24,7 @@ func (c listCacheCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(mirrorListCacheDesc, prometheus.GaugeValue, float64(c.m.Stats().ListCacheBytes))
 }
 
-// registerListCache adds the gauge to reg when sbserver runs a mirror.
-func registerListCache(reg *prometheus.Registry, m *mirror.Mirror) {
-	if m != nil {
-		reg.MustRegister(listCacheCollector{m})
-	}
+// registerListCache adds the gauge of m, sbserver's mirror, to reg.
+func registerListCache(reg *prometheus.Registry, m mirrorStats) {
+	reg.MustRegister(listCacheCollector{m})
 }

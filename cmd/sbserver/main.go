@@ -8,24 +8,30 @@
 // prefixes of the URLs they check ever reach Google. It serves Google's own
 // v5 urls.search and the v4 Lookup API's threatMatches.find, so that
 // Google's generated client libraries, and v4 clients, work with only their
-// root URL changed.
+// root URL changed. With -api webrisk it does the same from Google's Web
+// Risk API, the service for commercial use, and serves Web Risk's own
+// uris.search too (see "Web Risk" below).
 //
 // Usage:
 //
-//	sbserver [-addr 127.0.0.1:8080] [-key key | -key-file file] [-mode LocalList|RealTime|NoStorage]
+//	sbserver [-addr 127.0.0.1:8080] [-key key | -key-file file] [-api SafeBrowsing|WebRisk] [-mode LocalList|RealTime|NoStorage]
 //	         [-dir dir] [-frozen] [-fake | -upstream URL] [-client-keys file] [-cache-duration 300s]
 //	         [-tls-cert file -tls-key file] [-log-format text|json] [-log-level info]
 //	         [-mirror [-cache-size 1048576]] [-ohttp-relay URL [-ohttp-key-url URL] [-ohttp-padding]]
 //	         [-cache-bytes 67108864] [-upstream-searches 8] [-max-searches-per-minute 0]
 //
 // The -key flag gives the API key of a Google Cloud project with the Safe
-// Browsing API enabled; it defaults to $SAFE_BROWSING_API_KEY. -key-file
-// reads it from a file, so that it does not show in ps. The key is never
-// shown in a reply, a log line or a metric, and never accepted from a
-// client. The -mode flag chooses the lookup procedure (LocalList by
-// default); -dir keeps the lists in a directory across restarts. -upstream
-// names the v5 server (Google's by default; a fake, or an sbserver whose
-// -client-keys holds this server's -key).
+// Browsing API enabled (the Web Risk API under -api webrisk); it defaults
+// to $SAFE_BROWSING_API_KEY. -key-file reads it from a file, so that it
+// does not show in ps. The key is never shown in a reply, a log line or a
+// metric, and never accepted from a client. The -api flag chooses the
+// upstream's API: SafeBrowsing (v5, the default) or WebRisk, in any case
+// ("webrisk"); $SBSERVER_API. The -mode flag chooses the lookup procedure
+// (LocalList by default); -dir keeps the lists in a directory across
+// restarts. -upstream names the server (Google's by default,
+// https://safebrowsing.googleapis.com, or https://webrisk.googleapis.com
+// under -api webrisk; a fake, or an sbserver -mirror of the same API
+// whose -client-keys holds this server's -key).
 //
 // The -frozen flag loads the lists from -dir and never updates them: the
 // database stays as it was, for reproducible answers. Searches still go to
@@ -36,14 +42,16 @@
 // is seeded with sbtest.TestURLs, as sblookup -fake is: Google's test pages
 // for each threat list, and www.google.com/ on the Global Cache. Like
 // Google's v5 server, the fake answers protobuf only; sbserver itself
-// answers JSON to its own clients. -fake and -upstream together are a
-// usage error.
+// answers JSON to its own clients. -fake -api webrisk uses the fake's Web
+// Risk API, which serves the same test pages from Web Risk's lists
+// (MALWARE, SOCIAL_ENGINEERING, UNWANTED_SOFTWARE; extended coverage
+// empty). -fake and -upstream together are a usage error.
 //
 // Each flag from -upstream on in the usage line falls back to the variable
 // SBSERVER_<FLAG> in upper snake case: SBSERVER_UPSTREAM, SBSERVER_KEY_FILE,
 // SBSERVER_CACHE_DURATION, SBSERVER_TLS_CERT, SBSERVER_TLS_KEY,
 // SBSERVER_CLIENT_KEYS, SBSERVER_LOG_FORMAT, SBSERVER_LOG_LEVEL, and the
-// others named below.
+// others named below; -api falls back to SBSERVER_API.
 //
 // # Searches upstream
 //
@@ -79,9 +87,9 @@
 // # Mirror
 //
 // The -mirror flag makes sbserver a v5 mirror (package safebrowse/mirror)
-// for a fleet: every v5 client whose server can be set, lookup.Config's
-// BaseURL among them, points at it, and only the mirror talks to the
-// upstream. It serves GET /v5/hashList/{name}, /v5/hashLists:batchGet,
+// for a fleet (under -api webrisk, a Web Risk mirror: see "Web Risk"):
+// every v5 client whose server can be set, lookup.Config's BaseURL among
+// them, points at it, and only the mirror talks to the upstream. It serves GET /v5/hashList/{name}, /v5/hashLists:batchGet,
 // /v5/hashLists and /v5/hashes:search (also in Chromium's $req= form),
 // in alt=json (the default) or alt=proto ($ct=application/x-protobuf),
 // with the same access rules as the other endpoints. Its client keeps
@@ -101,6 +109,59 @@
 // (lookup.MaxSearchReply, what the mirror's own clients accept): a longer
 // one is a 503 that asks for fewer prefixes at once. -mirror and
 // -cache-size fall back to SBSERVER_MIRROR and SBSERVER_CACHE_SIZE.
+//
+// # Web Risk
+//
+// Google's terms keep the Safe Browsing API to non-commercial use; a
+// commercial user must use the Web Risk API (webrisk.googleapis.com/v1),
+// billed by the call. -api webrisk makes sbserver a client of Web Risk
+// (lookup.Config.API WebRisk): -mode LocalList (the default) keeps
+// MALWARE, SOCIAL_ENGINEERING and UNWANTED_SOFTWARE, fetched with
+// threatLists:computeDiff, which is free, and confirms a URL whose hash
+// prefix they hold with one hashes:search an entry, each billed; -mode
+// NoStorage keeps no list and searches every expression of every URL, up
+// to 30 billed calls a URL, which -max-searches-per-minute caps. RealTime
+// (Web Risk has no Global Cache) and -ohttp-relay (Google runs no Web
+// Risk gateway) are usage errors.
+//
+// urls:search, threatMatches:find and urls:lookup answer from Web Risk's
+// lists as they do from v5's. SOCIAL_ENGINEERING_EXTENDED_COVERAGE, a
+// list of more false positives that the v5 and v4 enums lack, shows only
+// where the endpoint's enum has it: in urls:lookup and /v1/uris:search;
+// urls:search and threatMatches:find leave it out.
+//
+// GET /v1/uris:search?uri=...&threatTypes=... is Web Risk's uris.search,
+// a drop-in for programs written against it, answered from the client's
+// lists, cache and searches (package safebrowse/mirror, URISearch), so
+// that a URL the lists rule out costs no billed call:
+//
+//	{"threat": {"threatTypes": ["MALWARE"], "expireTime": "2026-01-02T15:04:05Z"}}
+//
+// the types listed among those asked, whose expireTime is the reply's time
+// plus -cache-duration; {} when the URL is on no list asked; a 503
+// UNAVAILABLE when it could not be checked (lists not loaded, a failed
+// search, the client backing off, the search budget spent), never {}.
+// threatTypes is required, as Google requires it: without it, or with a
+// type Web Risk lacks, or a uri that is no URL, the reply is a 400
+// INVALID_ARGUMENT.
+//
+// With -mirror, sbserver serves Web Risk's own list and search methods
+// to a fleet of Web Risk clients (github.com/google/webrisk, Google's
+// generated clients, lookup with Config.API WebRisk) with only their
+// server URL changed, at the root path (package safebrowse/mirror,
+// WebRisk): GET /v1/threatLists:computeDiff, keeping all four lists,
+// extended coverage included, since google/webrisk asks for it by
+// default, and GET /v1/hashes:search, in JSON (the default) or alt=proto.
+// The version tokens derive from the lists' contents, so replicas agree;
+// constraints.maxDiffEntries chunks follow the v5 mirror's fixed sizes
+// and byte budget; a hashes:search is answered from the mirror's cache
+// where fresh, so that a fleet costs Google at most one billed search a
+// distinct prefix while its answer holds. v5's mirror endpoints
+// (/v5/hashList/..., /v5/hashLists:batchGet, /v5/hashLists,
+// /v5/hashes:search) are not served under -api webrisk: a 404.
+//
+// On Web Risk's endpoints, errors are in Google's shape, and a refused
+// client key's ErrorInfo names the service webrisk.googleapis.com.
 //
 // # Oblivious HTTP
 //
@@ -212,8 +273,15 @@
 // sbserver_ready, sbserver_requests_total{endpoint,code} and the
 // sbserver_request_duration_seconds{endpoint} histogram, whose endpoint is
 // a route name (urls:lookup, urls:search, threatMatches:find, status,
-// healthz, readyz, metrics, and with -mirror hashList, hashLists:batchGet,
-// hashLists, hashes:search) or other. With -mirror it also serves
+// healthz, readyz, metrics, with -mirror hashList, hashLists:batchGet,
+// hashLists, hashes:search, and under -api webrisk uris:search, with
+// -mirror threatLists:computeDiff and hashes:search) or other.
+// sbserver_upstream_requests_total{method} counts the requests sent
+// upstream by method, whatever their answer: hashList,
+// hashLists:batchGet, hashLists and hashes:search under v5,
+// threatLists:computeDiff (free) and hashes:search (billed by the call)
+// under Web Risk, the API's methods shown from 0; other, such as an
+// OHTTP key fetch, once counted. With -mirror it also serves
 // sbserver_mirror_requests_total{method}, sbserver_mirror_served_bytes_total,
 // sbserver_mirror_upstream_requests_saved_total,
 // sbserver_mirror_upstream_searches_total, sbserver_mirror_cache_hits_total,
@@ -280,8 +348,10 @@ func run(ctx context.Context, args []string, stderr io.Writer, h *hooks) int {
 		fmt.Fprintln(stderr, "sbserver:", strings.TrimPrefix(err.Error(), "usage: "))
 		return 2
 	}
-	cfg := lookup.Config{APIKey: c.key, Mode: c.lookupMode, Dir: c.dir, BaseURL: c.upstream,
-		CacheBytes: c.cacheBytes, MaxSearchesInFlight: c.upstreamSearches, MaxSearchesPerMinute: c.maxSearchesPerMinute}
+	upstream := newUpstreamCounter(defaultTransport())
+	cfg := lookup.Config{APIKey: c.key, API: c.lookupAPI, Mode: c.lookupMode, Dir: c.dir, BaseURL: c.upstream,
+		CacheBytes: c.cacheBytes, MaxSearchesInFlight: c.upstreamSearches, MaxSearchesPerMinute: c.maxSearchesPerMinute,
+		HTTPClient: upstreamClient(upstream)}
 	if c.fake {
 		s := sbtest.NewServer(sbtest.WithTestURLs())
 		defer s.Close()
@@ -309,13 +379,18 @@ func run(ctx context.Context, args []string, stderr io.Writer, h *hooks) int {
 	cfg.Logger = log
 	var client *lookup.Client
 	var infos []lookup.ListInfo
-	if c.mirror {
+	switch {
+	case c.mirror && c.lookupAPI == lookup.WebRisk:
+		// A Web Risk mirror keeps all four lists, extended coverage
+		// included, whatever -mode says.
+		client, err = lookup.NewMirrorSource(clientConfig(cfg, c.frozen))
+	case c.mirror:
 		// A mirror keeps every list the upstream names, gc-32b included,
 		// whatever -mode says.
 		mcfg := clientConfig(cfg, c.frozen)
 		mcfg.Lists, infos = mirrorLists(ctx, mcfg, c.frozen, log)
 		client, err = lookup.NewMirrorSource(mcfg)
-	} else {
+	default:
 		client, err = lookup.New(clientConfig(cfg, c.frozen))
 	}
 	if err != nil {
@@ -323,13 +398,24 @@ func run(ctx context.Context, args []string, stderr io.Writer, h *hooks) int {
 		return 2
 	}
 	defer client.Close()
-	var mir *mirror.Mirror
-	if c.mirror {
-		mir, err = mirror.New(client, mirror.Config{CacheSize: c.cacheSize, CacheBytes: c.cacheBytes, Frozen: c.frozen, Lists: infos, Logger: log})
-		if err != nil {
-			fmt.Fprintln(stderr, "sbserver:", err)
-			return 2
-		}
+	o := options{
+		API: c.lookupAPI, Mode: c.lookupMode, Frozen: c.frozen, UpstreamKey: cfg.APIKey, ClientKeys: c.keys,
+		CacheDuration: c.cacheDuration, Logger: log, OHTTP: cfg.OHTTP != nil, Upstream: upstream,
+	}
+	mcfg := mirror.Config{CacheSize: c.cacheSize, CacheBytes: c.cacheBytes, Frozen: c.frozen, Logger: log}
+	switch {
+	case c.mirror && c.lookupAPI == lookup.WebRisk:
+		o.WebRisk, err = mirror.NewWebRisk(client, mcfg)
+	case c.mirror:
+		mcfg.Lists = infos
+		o.Mirror, err = mirror.New(client, mcfg)
+	}
+	if err == nil && c.lookupAPI == lookup.WebRisk {
+		o.URIs, err = mirror.NewURISearch(client, mirror.URISearchConfig{CacheDuration: c.cacheDuration})
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "sbserver:", err)
+		return 2
 	}
 	if c.frozen && !client.IsReady() {
 		var missing []string
@@ -348,11 +434,8 @@ func run(ctx context.Context, args []string, stderr io.Writer, h *hooks) int {
 		return 1
 	}
 	srvAddr := ln.Addr().String()
-	s := newServer(client, options{
-		Mode: c.lookupMode, Frozen: c.frozen, UpstreamKey: cfg.APIKey, ClientKeys: c.keys,
-		CacheDuration: c.cacheDuration, Addr: srvAddr, Logger: log, Mirror: mir,
-		OHTTP: cfg.OHTTP != nil,
-	})
+	o.Addr = srvAddr
+	s := newServer(client, o)
 	srv := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -374,7 +457,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, h *hooks) int {
 	} else {
 		go func() { served <- srv.Serve(ln) }()
 	}
-	log.Info("sbserver listening", "addr", scheme+srvAddr, "mode", c.lookupMode.String(), "frozen", c.frozen, "mirror", c.mirror, "client_keys", len(c.keys))
+	log.Info("sbserver listening", "addr", scheme+srvAddr, "api", c.lookupAPI.String(), "mode", c.lookupMode.String(), "frozen", c.frozen, "mirror", c.mirror, "client_keys", len(c.keys))
 	if h.listening != nil {
 		h.listening(srvAddr)
 	}

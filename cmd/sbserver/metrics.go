@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/urlspec/urlspec/safebrowse/mirror"
 )
 
 // requestMetrics count the requests by endpoint, a route name or "other",
@@ -75,13 +76,24 @@ func newRegistry(s *server) (*prometheus.Registry, *requestMetrics) {
 		&clientCollector{stats: func() statsSnapshot { return s.snapshot() }, s: s},
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	if m := s.o.Mirror; m != nil {
-		reg.MustRegister(mirrorCollector{m}, prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+	var ms mirrorStats
+	var methods []string
+	switch {
+	case s.o.Mirror != nil:
+		ms, methods = s.o.Mirror, mirror.Methods()
+	case s.o.WebRisk != nil:
+		ms, methods = s.o.WebRisk, mirror.WebRiskMethods()
+	}
+	if ms != nil {
+		reg.MustRegister(mirrorCollector{ms, methods}, prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "sbserver_mirror_cache_bytes",
 			Help: "Bytes in the mirror's search cache, as -cache-bytes counts them.",
-		}, func() float64 { return float64(m.Stats().CacheBytes) }))
+		}, func() float64 { return float64(ms.Stats().CacheBytes) }))
+		registerListCache(reg, ms)
 	}
-	registerListCache(reg, s.o.Mirror)
+	if s.o.Upstream != nil {
+		reg.MustRegister(upstreamCollector{s.o.Upstream, s.o.API})
+	}
 	return reg, m
 }
 

@@ -88,7 +88,7 @@ func (s *server) routeOf(path string) *route {
 // The mirror's series.
 var (
 	mirrorRequestsDesc = prometheus.NewDesc("sbserver_mirror_requests_total",
-		"Downstream requests to the mirror, by method (hashes:search, hashList, hashLists:batchGet, hashLists).", []string{"method"}, nil)
+		"Downstream requests to the mirror, by method (hashes:search, hashList, hashLists:batchGet, hashLists; under -api webrisk threatLists:computeDiff, hashes:search).", []string{"method"}, nil)
 	mirrorBytesDesc = prometheus.NewDesc("sbserver_mirror_served_bytes_total",
 		"Bytes of the mirror's reply bodies.", nil, nil)
 	mirrorSavedDesc = prometheus.NewDesc("sbserver_mirror_upstream_requests_saved_total",
@@ -101,8 +101,16 @@ var (
 		"Prefixes in the mirror's search cache.", nil, nil)
 )
 
-// mirrorCollector reads the mirror's Stats at each scrape.
-type mirrorCollector struct{ m *mirror.Mirror }
+// mirrorStats is what the collectors read of a mirror, v5's or Web
+// Risk's.
+type mirrorStats interface{ Stats() mirror.Stats }
+
+// mirrorCollector reads the mirror's Stats at each scrape, its requests
+// by methods.
+type mirrorCollector struct {
+	m       mirrorStats
+	methods []string
+}
 
 func (mc mirrorCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{mirrorRequestsDesc, mirrorBytesDesc, mirrorSavedDesc, mirrorUpstreamDesc, mirrorHitsDesc, mirrorEntriesDesc} {
@@ -112,7 +120,7 @@ func (mc mirrorCollector) Describe(ch chan<- *prometheus.Desc) {
 
 func (mc mirrorCollector) Collect(ch chan<- prometheus.Metric) {
 	st := mc.m.Stats()
-	for _, method := range mirror.Methods() {
+	for _, method := range mc.methods {
 		ch <- prometheus.MustNewConstMetric(mirrorRequestsDesc, prometheus.CounterValue, float64(st.Requests[method]), method)
 	}
 	ch <- prometheus.MustNewConstMetric(mirrorBytesDesc, prometheus.CounterValue, float64(st.BytesServed))

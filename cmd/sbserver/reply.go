@@ -47,6 +47,9 @@ const (
 	// keyErrorInfo), whose reason those clients expose; the plain shape
 	// has no room for it.
 	googleErrors
+	// webRiskErrors is googleErrors on Web Risk's endpoints, whose
+	// ErrorInfo names the Web Risk service.
+	webRiskErrors
 )
 
 type plainError struct {
@@ -174,7 +177,7 @@ func appendJSONString(b []byte, s string) []byte {
 // rpcstatus as the mirror's and sbtest's errors are. The message has had the
 // upstream key masked by the caller (see server.fail).
 func writeError(w http.ResponseWriter, shape errorShape, status int, msg string, info rpcstatus.ErrorInfo) {
-	if shape == googleErrors {
+	if shape != plainErrors {
 		setJSONHeaders(w.Header())
 		w.WriteHeader(status)
 		w.Write(rpcstatus.AppendJSON(nil, status, rpcStatus(status), msg, info))

@@ -43,9 +43,21 @@ type options struct {
 	// rebinding).
 	Addr   string
 	Logger *slog.Logger // nil: discard
+	// API is the upstream's: under WebRisk, /v1/uris:search is served,
+	// and Web Risk's ErrorInfo on its routes.
+	API lookup.API
 	// Mirror, when not nil, serves the v5 list and search methods
 	// (sbserver -mirror).
 	Mirror *mirror.Mirror
+	// WebRisk, when not nil, serves Web Risk's list and search methods
+	// (sbserver -api webrisk -mirror).
+	WebRisk *mirror.WebRisk
+	// URIs, when not nil, serves Web Risk's uris:search (sbserver -api
+	// webrisk).
+	URIs *mirror.URISearch
+	// Upstream, when not nil, counts the requests sent upstream, for
+	// /metrics.
+	Upstream *upstreamCounter
 	// OHTTP says the client sends its searches through an Oblivious HTTP
 	// relay (sbserver -ohttp-relay): /status and /metrics report its key.
 	OHTTP bool
@@ -99,6 +111,7 @@ func newServer(c *lookup.Client, o options) *server {
 	if o.Mirror != nil {
 		s.mirrorRoutes(o.Mirror)
 	}
+	s.webRiskRoutes()
 	s.reg, s.metrics = newRegistry(s)
 	s.routes["/metrics"].serve = s.metricsHandler()
 	for _, rt := range s.routes {
@@ -172,7 +185,23 @@ func (s *server) notFound(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, rt.shape, http.StatusTemporaryRedirect, fmt.Errorf("sbserver: moved to %s", clean))
 		return
 	}
-	s.fail(w, plainErrors, http.StatusNotFound, fmt.Errorf("sbserver: not found: %s: the endpoints are POST /v5/urls:lookup, GET /v5/urls:search, POST /v4/threatMatches:find, GET /status, /healthz, /readyz and /metrics", inputerr.Quote(r.URL.Path)))
+	s.fail(w, plainErrors, http.StatusNotFound, fmt.Errorf("sbserver: not found: %s: the endpoints are %s", inputerr.Quote(r.URL.Path), s.endpoints()))
+}
+
+// endpoints names the endpoints served, for a 404: the drop-in and own
+// ones, and the mirror's when there is one.
+func (s *server) endpoints() string {
+	e := "POST /v5/urls:lookup, GET /v5/urls:search, POST /v4/threatMatches:find"
+	if s.o.URIs != nil {
+		e += ", GET /v1/uris:search"
+	}
+	switch {
+	case s.o.Mirror != nil:
+		e += ", GET /v5/hashList/{name}, /v5/hashLists:batchGet, /v5/hashLists, /v5/hashes:search"
+	case s.o.WebRisk != nil:
+		e += ", GET /v1/threatLists:computeDiff, /v1/hashes:search"
+	}
+	return e + ", GET /status, /healthz, /readyz and /metrics"
 }
 
 // allowed reports whether method is in the Allow list methods.
@@ -189,7 +218,7 @@ func allowed(methods, method string) bool {
 // Retry-After when err is the client backing off.
 func (s *server) fail(w http.ResponseWriter, shape errorShape, status int, err error) {
 	s.retryAfter(w, err)
-	writeError(w, shape, status, mask(err.Error(), s.o.UpstreamKey), keyErrorInfo(err))
+	writeError(w, shape, status, mask(err.Error(), s.o.UpstreamKey), keyErrorInfo(err, shape))
 }
 
 // retryAfter sets Retry-After when err is the client backing off, or the

@@ -5,7 +5,8 @@
 // Package mirror serves the Safe Browsing v5 API's list and search
 // methods to a fleet of clients from one [lookup.Client], so that a
 // fleet makes one list download per update and one search per prefix,
-// from one project's quota, and only the mirror talks to Google. See
+// from one project's quota, and only the mirror talks to Google; and
+// those of the Web Risk API likewise (see "Web Risk" below). See
 // https://developers.google.com/safe-browsing/reference (Local.Database,
 // the methods of hashList, hashLists and hashes).
 //
@@ -129,6 +130,97 @@
 // upstream that lists thousands of full hashes a prefix can cause, is a
 // 503 that asks for fewer prefixes at once, checked before a byte is
 // written.
+//
+// # Web Risk
+//
+// A [WebRisk] serves the Web Risk API's list and search methods
+// (webrisk.googleapis.com/v1; google/cloud/webrisk/v1/webrisk.proto and
+// cloud.google.com/web-risk/docs), the commercial heir of v4, from one
+// [lookup.Client] of Web Risk, the way a Mirror serves v5's, so that a
+// fleet of Web Risk clients (github.com/google/webrisk, Google's
+// generated clients, lookup's with Config.API WebRisk) make one list
+// download per update and one billed hashes:search per prefix, with only
+// their server URL changed:
+//
+//	src, err := lookup.NewMirrorSource(lookup.Config{APIKey: key, API: lookup.WebRisk})
+//	if err != nil { ... }
+//	go src.Run(ctx)
+//	w, err := mirror.NewWebRisk(src, mirror.Config{})
+//	if err != nil { ... }
+//	http.Handle("/v1/", w) // behind the server's own access rules
+//
+// It serves, in Google's JSON mapping (no alt, or alt=json) and in binary
+// protobuf (alt=proto), written by the module's one owner of Web Risk's
+// wire, with no field webrisk.proto lacks (google/webrisk refuses a whole
+// update for one):
+//
+//   - GET /v1/threatLists:computeDiff?threatType=...&versionToken=..., the
+//     list of one threat type from the mirror's own copy. The four of Web
+//     Risk's lists are kept, SOCIAL_ENGINEERING_EXTENDED_COVERAGE
+//     included, since google/webrisk asks for it by default. The lists'
+//     versions, the replies and their bounds are as a Mirror's (see
+//     "Lists"), but for the wire: a client with no token, or one the
+//     mirror does not know, gets a RESET; one at a version or a chunk
+//     state the mirror keeps gets a DIFF, its removals as indices into
+//     its entries in byte order, of every length. The version token is
+//     the threat type and 128 bits of the list's checksum
+//     ("MALWARE:5ef4…"), so that replicas agree. With RICE among
+//     constraints.supportedCompressions, the 4-byte additions are
+//     riceHashes, little-endian as Web Risk codes them, and the removals
+//     riceIndices; otherwise both are raw. Longer entries are rawHashes,
+//     one group a length. Every reply carries checksum.sha256, the
+//     SHA-256 of the client's entries after it, sorted bytewise and
+//     concatenated, and a recommendedNextDiff: the source's next update
+//     plus up to 10%, within [MinWait] and [MaxWait] (now plus
+//     [FrozenWait] when frozen); now, for a chunk, so that the client
+//     fetches the rest at once.
+//   - GET /v1/hashes:search?hashPrefix=...&threatTypes=..., one prefix of
+//     4 to 32 bytes, from the mirror's cache where fresh, keyed by the
+//     exact prefix, else through [lookup.Client.SearchHashPrefixes], which
+//     coalesces concurrent searches of one prefix and bounds them with the
+//     source's own: N clients asking one prefix cost the upstream one
+//     search for as long as its answer holds. The reply lists every full
+//     hash the upstream listed that has one of the threat types asked,
+//     with those types; each expireTime and the negativeExpireTime are
+//     the time the mirror holds the answer until, the earliest of the
+//     upstream's times ([lookup.PrefixResult].Expires). threatTypes is
+//     required, as Google requires it. The cache is bounded as a Mirror's
+//     is, by Config.CacheSize and Config.CacheBytes; a reply is at most
+//     [lookup.MaxWebRiskSearchReply] bytes, else a 503.
+//
+// A [URISearch] answers Web Risk's uris.search (GET /v1/uris:search) from
+// a lookup.Client of Web Risk in any mode: {} when no list of the threat
+// types asked holds the URI, {"threat": {"threatTypes": [...],
+// "expireTime": "..."}} when some does, and a 503 when the URI could not
+// be checked, never {}. Only hash prefixes of the URI leave the server,
+// and a URI the client's lists rule out costs no billed call at all.
+//
+// Errors come in Google's shape, as the v5 methods' do. Decisions for Web
+// Risk, where its documentation is silent:
+//
+//   - constraints.maxDiffEntries is served as v5's maxUpdateEntries is:
+//     1 to 1023 is a 400, 0 no limit, any other the largest power of two
+//     at or below both it and 2^20 ([replycache.ChunkSize]), which are
+//     the values webrisk.proto allows, so that a list has few kinds of
+//     reply. A chunk holds the removals first, then the smallest
+//     additions: its state is a part of the old list or of the new one,
+//     so no entry of it is a prefix of another.
+//   - A list that holds more entries than constraints.maxDatabaseEntries
+//     is a 400 naming both sizes, as the v5 mirror answers, rather than a
+//     smaller list chosen by the mirror: Web Risk serves a client a
+//     database cut to its size by Google's own ranking, which a mirror
+//     does not know, and a list cut by another rule would miss threats
+//     silently.
+//   - hashes:search answers from the source's full hashes, each with the
+//     threat types the source knows (all four, as NewMirrorSource keeps
+//     them): a full hash with none of the types asked is left out, and
+//     one time, the answer's, stands for expireTime and
+//     negativeExpireTime, so that no client holds an answer longer than
+//     the mirror would.
+//   - uris:search's expireTime is the time of the reply plus
+//     [URISearchConfig].CacheDuration (sbserver's -cache-duration, as its
+//     urls:search's cacheDuration), the verdict carrying no time of its
+//     own.
 //
 // # Decisions where the spec is silent
 //

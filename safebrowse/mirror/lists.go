@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/urlspec/urlspec/internal/inputerr"
@@ -61,13 +62,17 @@ type statuses struct {
 // statuses returns the source's Lists, shared and read-only: the copy
 // kept since the source's last update, or a new one, so that a list
 // request copies nothing that only an update changes.
-func (m *Mirror) statuses() []lookup.ListStatus {
-	g := m.src.ListsGeneration() // before Lists, as its doc asks
-	if s := m.status.Load(); s != nil && s.gen == g {
+func (m *Mirror) statuses() []lookup.ListStatus { return sourceStatuses(m.src, &m.status) }
+
+// sourceStatuses returns src's Lists as held in *p, its copy of them,
+// which it renews when src's ListsGeneration has moved.
+func sourceStatuses(src *lookup.Client, p *atomic.Pointer[statuses]) []lookup.ListStatus {
+	g := src.ListsGeneration() // before Lists, as its doc asks
+	if s := p.Load(); s != nil && s.gen == g {
 		return s.st
 	}
-	s := &statuses{gen: g, st: m.src.Lists()}
-	m.status.Store(s)
+	s := &statuses{gen: g, st: src.Lists()}
+	p.Store(s)
 	return s.st
 }
 
@@ -220,10 +225,17 @@ func (m *Mirror) reply(l *list, st lookup.ListStatus, from []byte, c constraints
 // 10% more, at random, so that a fleet does not arrive at once, within
 // MinWait and MaxWait, in whole seconds; FrozenWait for a frozen mirror.
 func (m *Mirror) minimumWait(next time.Time) time.Duration {
-	if m.cfg.Frozen {
+	return nextWait(m.now(), next, m.cfg.Frozen, m.rand, m.minWait)
+}
+
+// nextWait is the wait of a client of a list whose source is next due at
+// next, as minimumWait gives it, now being now, rand a source of random
+// numbers in [0, 1) and minWait the least wait.
+func nextWait(now, next time.Time, frozen bool, rand func() float64, minWait time.Duration) time.Duration {
+	if frozen {
 		return FrozenWait
 	}
-	return minwait.Wait(m.now(), next, m.rand(), m.minWait)
+	return minwait.Wait(now, next, rand(), minWait)
 }
 
 // serveLists answers hashList and hashLists:batchGet from the mirror's

@@ -115,22 +115,9 @@ func New(src *lookup.Client, cfg Config) (*Mirror, error) {
 	if src == nil {
 		return nil, errors.New("mirror: New: nil source client")
 	}
-	switch {
-	case cfg.CacheSize < 0:
-		return nil, fmt.Errorf("mirror: Config.CacheSize %d is negative", cfg.CacheSize)
-	case cfg.CacheBytes < 0:
-		return nil, fmt.Errorf("mirror: Config.CacheBytes %d is negative", cfg.CacheBytes)
-	case cfg.Versions != 0 && cfg.Versions < DefaultVersions:
-		return nil, fmt.Errorf("mirror: Config.Versions %d: at least %d", cfg.Versions, DefaultVersions)
-	}
-	if cfg.CacheSize == 0 {
-		cfg.CacheSize = DefaultCacheSize
-	}
-	if cfg.CacheBytes == 0 {
-		cfg.CacheBytes = DefaultCacheBytes
-	}
-	if cfg.Versions == 0 {
-		cfg.Versions = DefaultVersions
+	cfg, err := checkConfig(cfg)
+	if err != nil {
+		return nil, err
 	}
 	m := &Mirror{src: src, cfg: cfg, log: cfg.Logger, lists: make(map[string]*list), now: time.Now, rand: rand.Float64, minWait: MinWait}
 	m.builds = make(chan struct{}, maxBuilds)

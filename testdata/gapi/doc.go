@@ -18,7 +18,9 @@
 // API_KEY_INVALID for a wrong key.
 //
 // Google's Web Risk client, google.golang.org/api/webrisk/v1, is tested
-// against sbtest's Web Risk API: computeDiff's lists are decoded by a
+// against sbtest's Web Risk API, and against the built sbserver -api
+// webrisk -mirror (with -fake, and in front of an sbtest whose lists
+// change): computeDiff's lists are decoded by a
 // bit-at-a-time little-endian Rice decoder written in the test from Web
 // Risk's compression guide, not by the module's hashlist, and each
 // checksum is verified over that decoding.

@@ -66,17 +66,20 @@ func TestMain(m *testing.M) {
 // clientKey is the client key sbserver is started with.
 const clientKey = "gapi-client-key"
 
-// startSbserver runs the built sbserver with -fake, -mirror and
-// -client-keys on a free loopback port, waits until /readyz answers 200,
-// and returns its base URL, "http://127.0.0.1:port". The process is
-// killed when the test ends.
-func startSbserver(t *testing.T) string {
+// startSbserver runs the built sbserver with args, -fake and -mirror when
+// none are given, and -client-keys on a free loopback port, waits until
+// /readyz answers 200, and returns its base URL, "http://127.0.0.1:port".
+// The process is killed when the test ends.
+func startSbserver(t *testing.T, args ...string) string {
 	t.Helper()
 	keys := filepath.Join(t.TempDir(), "client-keys")
 	if err := os.WriteFile(keys, []byte(clientKey+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(sbserverBinary(t), "-fake", "-mirror", "-addr", "127.0.0.1:0", "-client-keys", keys)
+	if len(args) == 0 {
+		args = []string{"-fake", "-mirror"}
+	}
+	cmd := exec.Command(sbserverBinary(t), append(args, "-addr", "127.0.0.1:0", "-client-keys", keys)...)
 	cmd.Env = append(os.Environ(), "SAFE_BROWSING_API_KEY=")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
