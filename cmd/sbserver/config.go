@@ -64,7 +64,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (*c
 	fs := flag.NewFlagSet("sbserver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: sbserver [flags]\n\nA Safe Browsing v5 server: POST /v5/urls:lookup, GET /v5/urls:search,\nPOST /v4/threatMatches:find, /status, /healthz, /readyz, /metrics;\nwith -mirror, the v5 list and search methods too.\nEach flag from -upstream on falls back to $SBSERVER_<FLAG> (SBSERVER_CLIENT_KEYS, ...).\n\nflags:")
+		fmt.Fprintln(fs.Output(), "usage: sbserver [flags]\n\nA Safe Browsing v5 server: POST /v5/urls:lookup, GET /v5/urls:search,\nPOST /v4/threatMatches:find, /status, /healthz, /readyz, /metrics;\nunless -mode NoStorage, the v4 Update API: POST /v4/threatListUpdates:fetch,\nPOST /v4/fullHashes:find (JSON or application/x-protobuf; also Chromium's GET ?$req=),\nGET /v4/threatLists;\nwith -mirror, the v5 list and search methods too (Web Risk's under -api webrisk).\nEach flag from -upstream on falls back to $SBSERVER_<FLAG> (SBSERVER_CLIENT_KEYS, ...).\n\nflags:")
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "address to listen on: loopback, unless -client-keys is set")

@@ -31,7 +31,9 @@ func newGuarded(t *testing.T) *httptest.Server {
 func send(t *testing.T, method, url, body string, headers ...string) (int, string) {
 	t.Helper()
 	status, b, h := request(t, method, url, body, headers...)
-	if ct := h.Get("Content-Type"); ct != "application/json" && !strings.HasPrefix(ct, "text/plain; version=") {
+	// JSON (with Google's charset=UTF-8 on the v4 Update API), or the
+	// metrics' text.
+	if ct := h.Get("Content-Type"); ct != "application/json" && ct != "application/json; charset=UTF-8" && !strings.HasPrefix(ct, "text/plain; version=") {
 		t.Errorf("%s %s: Content-Type %q, want JSON", method, url, ct)
 	}
 	return status, b
@@ -183,9 +185,10 @@ func TestBrowsers(t *testing.T) {
 	_, _, p := newProxy(t, lookup.LocalList, true)
 	host := strings.TrimPrefix(p.URL, "http://")
 	lookupBody := `{"urls": ["` + evil + `"]}`
-	for _, path := range []string{"/v5/urls:lookup", "/v5/urls:search?urls=" + evil, "/v4/threatMatches:find", "/status", "/healthz", "/readyz", "/metrics", "/nope"} {
+	for _, path := range []string{"/v5/urls:lookup", "/v5/urls:search?urls=" + evil, "/v4/threatMatches:find", "/status", "/healthz", "/readyz", "/metrics", "/nope",
+		"/v4/threatListUpdates:fetch", "/v4/fullHashes:find", "/v4/threatLists"} {
 		method, body, ct := "GET", "", ""
-		if strings.HasPrefix(path, "/v5/urls:lookup") || strings.HasPrefix(path, "/v4/") {
+		if strings.HasPrefix(path, "/v5/urls:lookup") || strings.HasPrefix(path, "/v4/") && path != "/v4/threatLists" {
 			method, body, ct = "POST", lookupBody, "Content-Type: application/json"
 		}
 		for _, tt := range []struct {
@@ -224,6 +227,40 @@ func TestBrowsers(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestCheckBodyType: a POST body must be of a type no web page can send
+// cross-origin without a preflight: JSON, or binary protobuf where the
+// route takes it (the v4 Update API's).
+func TestCheckBodyType(t *testing.T) {
+	for _, tt := range []struct {
+		in        string
+		protoBody bool
+		wantErr   bool
+	}{
+		// JSON, everywhere.
+		{"application/json", false, false},
+		{"application/json; charset=utf-8", true, false},
+		// Protobuf where the route takes it...
+		{"application/x-protobuf", true, false},
+		{"Application/X-Protobuf", true, false},
+		// ... and nowhere else.
+		{"application/x-protobuf", false, true},
+		// What a page sends without a preflight.
+		{"text/plain", true, true},
+		{"application/x-www-form-urlencoded", true, true},
+		{"multipart/form-data; boundary=x", true, true},
+		// None, or malformed.
+		{"", true, true},
+		{"application/json;;", false, true},
+	} {
+		t.Run(tt.in, func(t *testing.T) {
+			err := checkBodyType(tt.in, tt.protoBody)
+			if (err != nil) != tt.wantErr {
+				t.Errorf("checkBodyType(%q, %v) = %v, want error %v", tt.in, tt.protoBody, err, tt.wantErr)
+			}
+		})
 	}
 }
 

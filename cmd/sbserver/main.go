@@ -10,7 +10,10 @@
 // Google's generated client libraries, and v4 clients, work with only their
 // root URL changed. With -api webrisk it does the same from Google's Web
 // Risk API, the service for commercial use, and serves Web Risk's own
-// uris.search too (see "Web Risk" below).
+// uris.search too (see "Web Risk" below). From the lists it keeps, it
+// serves the v4 Update API too, so that v4 clients that keep a local
+// database (github.com/google/safebrowsing, Chromium-family browsers) keep
+// working after Google ends v4 (see "v4 Update API" below).
 //
 // Usage:
 //
@@ -163,6 +166,70 @@
 // On Web Risk's endpoints, errors are in Google's shape, and a refused
 // client key's ErrorInfo names the service webrisk.googleapis.com.
 //
+// # v4 Update API
+//
+// Whenever sbserver keeps lists (-mode LocalList or RealTime, with or
+// without -mirror, under either -api), it serves the Safe Browsing v4
+// Update API from them (package safebrowse/v4update), which v4 clients
+// that keep a local database use: github.com/google/safebrowsing and the
+// libraries built on it, and Chromium-family browsers. They keep working
+// after Google ends v4, with only their server URL changed (a browser
+// compiles it in), and their key among -client-keys:
+//
+//   - POST /v4/threatListUpdates:fetch, full and partial updates of the
+//     lists, from the lists the client keeps;
+//   - POST /v4/fullHashes:find, the full hashes of hash prefixes, through
+//     the client's searches (above: cached, coalesced and bounded with
+//     every other endpoint's);
+//   - GET /v4/threatLists, the lists served.
+//
+// Bodies and replies are in Google's JSON mapping of the v4 protos, int64
+// as strings, or, with Content-Type application/x-protobuf and alt=proto,
+// binary protobuf, as google/safebrowsing sends them: these two methods
+// alone take a body that is not JSON. They also take Chromium's GET form,
+// ?$req=<the binary request in base64url>&$ct=application/x-protobuf,
+// with X-HTTP-Method-Override: POST, answered in binary. They take the
+// client key as the other endpoints do (key= or X-Goog-Api-Key), behind
+// the same access rules (see "Access"), and answer errors in Google's
+// shape, with its ErrorInfo for a refused key, naming the Safe Browsing
+// service under either -api.
+//
+// Each v4 threat type is served from the lists of that type: MALWARE from
+// mw-4b, SOCIAL_ENGINEERING from se-4b, UNWANTED_SOFTWARE from uws-4b and
+// uwsa-4b, POTENTIALLY_HARMFUL_APPLICATION from pha-4b; under -api
+// webrisk, MALWARE, SOCIAL_ENGINEERING and UNWANTED_SOFTWARE from Web
+// Risk's lists of those names, prefixes longer than 4 bytes included
+// (raw), and no POTENTIALLY_HARMFUL_APPLICATION, which Web Risk lacks.
+// Every platform type (ANY_PLATFORM, WINDOWS, LINUX, OSX, ANDROID, IOS,
+// CHROME, ALL_PLATFORMS) serves the same content, a superset of what v4
+// served on any one, which errs on the safe side. A list asked for that
+// is not served (another threat type, platform or entry type) gets an
+// empty full update, so that a client asking for many lists at once, as
+// Chromium does, does not fail whole. Updates are as v4 specifies: RICE
+// when the client supports it, else RAW, 4-byte prefixes Rice-coded as
+// little-endian integers, a checksum on every list, a partial update from
+// any of a list's last 4 versions. A list's client state derives from its
+// contents, so that replicas agree and a client may move between them.
+// minimumWaitDuration follows the mirror's rule: the next upstream update
+// of the lists asked, plus up to 10%, within 60 s and 24 h (24 h under
+// -frozen). A fetch before the lists have loaded, or a fullHashes:find
+// whose upstream search fails, is a 503, never an empty reply; a
+// fullHashes:find reply has a minimumWaitDuration of 0s, and every
+// platform asked in its matches.
+//
+// Limits: a request body, or its $req decoded, holds at most 64 KiB; a
+// fetch asks for at most 256 lists; a find holds at most 1000 distinct
+// prefixes, and its reply at most 16 MiB (a longer one is a 503).
+// constraints.maxUpdateEntries chunks an update in the mirror's fixed
+// sizes, the powers of two from 2^10 to 2^20 (1 to 1023 is a 400), and a
+// list holding more than constraints.maxDatabaseEntries is a 400 naming
+// both sizes. Nothing v4 is held until a v4 client asks; then each list
+// keeps its last 4 versions, 4 bytes a prefix
+// (sbserver_v4_version_bytes), and a cache of the updates it has encoded
+// and the chunk states it has served, within 4 times the bytes of its
+// current version plus 64 KiB (sbserver_v4_list_cache_bytes). Under -mode
+// NoStorage, which keeps no list, the three paths are a 404.
+//
 // # Oblivious HTTP
 //
 // The -ohttp-relay flag sends every upstream hashes:search of the server,
@@ -200,8 +267,9 @@
 // cross-site (Sec-Fetch-Site cross-site or same-site, or an Origin other
 // than the server's own) is a 403; on a loopback address, so is a Host that
 // is neither a loopback name nor the listen address (DNS rebinding); and a
-// POST body must be application/json (else a 415), which no page can send
-// cross-origin without a preflight.
+// POST body must be application/json, or application/x-protobuf on
+// /v4/threatListUpdates:fetch and /v4/fullHashes:find (else a 415), which
+// no page can send cross-origin without a preflight.
 //
 // # Drop-in endpoints
 //
@@ -273,9 +341,11 @@
 // sbserver_ready, sbserver_requests_total{endpoint,code} and the
 // sbserver_request_duration_seconds{endpoint} histogram, whose endpoint is
 // a route name (urls:lookup, urls:search, threatMatches:find, status,
-// healthz, readyz, metrics, with -mirror hashList, hashLists:batchGet,
-// hashLists, hashes:search, and under -api webrisk uris:search, with
-// -mirror threatLists:computeDiff and hashes:search) or other.
+// healthz, readyz, metrics, unless -mode NoStorage threatListUpdates:fetch,
+// fullHashes:find and threatLists, with -mirror hashList,
+// hashLists:batchGet, hashLists, hashes:search, and under -api webrisk
+// uris:search, with -mirror threatLists:computeDiff and hashes:search) or
+// other.
 // sbserver_upstream_requests_total{method} counts the requests sent
 // upstream by method, whatever their answer: hashList,
 // hashLists:batchGet, hashLists and hashes:search under v5,
@@ -289,10 +359,21 @@
 // of its search cache, as -cache-bytes counts them) and
 // sbserver_mirror_list_cache_bytes (the bytes of its lists' encoded
 // replies and chunk states, within three times each list's bytes).
+// Unless -mode NoStorage, it serves the v4 Update API's counters
+// (package safebrowse/v4update, Stats): sbserver_v4_requests_total{method},
+// sbserver_v4_bytes_served_total, sbserver_v4_full_updates_total,
+// sbserver_v4_partial_updates_total, sbserver_v4_unserved_total (empty
+// updates of lists not served), sbserver_v4_builds_total (updates
+// encoded, the others answered from the cache),
+// sbserver_v4_searched_prefixes_total, and the gauges
+// sbserver_v4_list_cache_bytes (its encoded updates and chunk states,
+// within four times each v4 list's bytes plus 64 KiB) and
+// sbserver_v4_version_bytes (the versions kept for partial updates).
 //
 // Other methods get a 405 and other paths a 404; a path that names an
 // endpoint once cleaned ("/./status") gets a 307 to it. Every reply but
-// /metrics is JSON; error messages quote at most 100 bytes of the request.
+// /metrics and the v4 Update API's binary replies is JSON; error messages
+// quote at most 100 bytes of the request.
 // SIGINT or SIGTERM shuts the server down gracefully: /readyz turns 503,
 // requests in flight finish (10 s at most), then the client closes.
 package main
@@ -315,6 +396,7 @@ import (
 	"github.com/urlspec/urlspec/safebrowse/lookup"
 	"github.com/urlspec/urlspec/safebrowse/mirror"
 	"github.com/urlspec/urlspec/safebrowse/sbtest"
+	"github.com/urlspec/urlspec/safebrowse/v4update"
 )
 
 func main() {
@@ -412,6 +494,10 @@ func run(ctx context.Context, args []string, stderr io.Writer, h *hooks) int {
 	}
 	if err == nil && c.lookupAPI == lookup.WebRisk {
 		o.URIs, err = mirror.NewURISearch(client, mirror.URISearchConfig{CacheDuration: c.cacheDuration})
+	}
+	if err == nil && c.lookupMode != lookup.NoStorage {
+		// The v4 Update API, from the lists the client keeps.
+		o.V4, err = v4update.New(client, v4update.Config{Frozen: c.frozen, Logger: log})
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "sbserver:", err)

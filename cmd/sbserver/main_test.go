@@ -23,6 +23,7 @@ import (
 
 	"github.com/urlspec/urlspec/safebrowse/lookup"
 	"github.com/urlspec/urlspec/safebrowse/sbtest"
+	"github.com/urlspec/urlspec/safebrowse/v4update"
 )
 
 const (
@@ -55,7 +56,15 @@ func newProxy(t testing.TB, mode lookup.Mode, load bool, opts ...sbtest.Option) 
 			t.Fatal(err)
 		}
 	}
-	p := httptest.NewServer(newServer(c, options{Mode: mode, UpstreamKey: s.APIKey}))
+	o := options{Mode: mode, UpstreamKey: s.APIKey}
+	if mode != lookup.NoStorage { // as run serves it
+		v4, err := v4update.New(c, v4update.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.V4 = v4
+	}
+	p := httptest.NewServer(newServer(c, o))
 	t.Cleanup(p.Close)
 	return s, c, p
 }

@@ -91,6 +91,9 @@ func newRegistry(s *server) (*prometheus.Registry, *requestMetrics) {
 		}, func() float64 { return float64(ms.Stats().CacheBytes) }))
 		registerListCache(reg, ms)
 	}
+	if s.o.V4 != nil {
+		reg.MustRegister(v4Collector{s.o.V4})
+	}
 	if s.o.Upstream != nil {
 		reg.MustRegister(upstreamCollector{s.o.Upstream, s.o.API})
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/urlspec/urlspec/internal/inputerr"
 	"github.com/urlspec/urlspec/safebrowse/lookup"
 	"github.com/urlspec/urlspec/safebrowse/mirror"
+	"github.com/urlspec/urlspec/safebrowse/v4update"
 )
 
 // The bounds of a request.
@@ -55,6 +56,9 @@ type options struct {
 	// URIs, when not nil, serves Web Risk's uris:search (sbserver -api
 	// webrisk).
 	URIs *mirror.URISearch
+	// V4, when not nil, serves the v4 Update API (sbserver in a mode
+	// that keeps lists).
+	V4 *v4update.Server
 	// Upstream, when not nil, counts the requests sent upstream, for
 	// /metrics.
 	Upstream *upstreamCounter
@@ -85,8 +89,12 @@ type route struct {
 	methods string // allowed, as in an Allow header
 	shape   errorShape
 	open    bool // needs no client key: the probes
-	serve   func(w http.ResponseWriter, r *http.Request)
-	metrics *endpointMetrics // the series of name
+	// protoBody says a POST body may be application/x-protobuf as well
+	// as application/json: the v4 Update API's, as google/safebrowsing
+	// posts them.
+	protoBody bool
+	serve     func(w http.ResponseWriter, r *http.Request)
+	metrics   *endpointMetrics // the series of name
 }
 
 // newServer returns the server of c.
@@ -112,6 +120,9 @@ func newServer(c *lookup.Client, o options) *server {
 		s.mirrorRoutes(o.Mirror)
 	}
 	s.webRiskRoutes()
+	if o.V4 != nil {
+		s.v4Routes(o.V4)
+	}
 	s.reg, s.metrics = newRegistry(s)
 	s.routes["/metrics"].serve = s.metricsHandler()
 	for _, rt := range s.routes {
@@ -122,7 +133,8 @@ func newServer(c *lookup.Client, o options) *server {
 
 // ServeHTTP refuses what a browser sends cross-site and requests without a
 // valid client key, then routes the request, counting it in the metrics.
-// Every reply is JSON, apart from /metrics.
+// Every reply is JSON, apart from /metrics and the v4 Update API's binary
+// replies.
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rt := s.routeOf(r.URL.Path)
@@ -164,13 +176,33 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 		return
 	}
 	if r.Method == http.MethodPost {
-		if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-			s.fail(w, shape, http.StatusUnsupportedMediaType, fmt.Errorf("sbserver: Content-Type %s: the body must be application/json", inputerr.Quote(r.Header.Get("Content-Type"))))
+		if err := checkBodyType(r.Header.Get("Content-Type"), rt.protoBody); err != nil {
+			s.fail(w, shape, http.StatusUnsupportedMediaType, err)
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 	}
 	rt.serve(w, r)
+}
+
+// protobufType is the Content-Type of a binary protobuf body.
+const protobufType = "application/x-protobuf"
+
+// checkBodyType refuses a POST body that is not application/json, or,
+// where protoBody is set, application/x-protobuf: the types no web page
+// can send cross-origin without a CORS preflight, which sbserver never
+// answers. A form or text/plain body, which a page can send, is refused.
+func checkBodyType(ct string, protoBody bool) error {
+	mt, _, err := mime.ParseMediaType(ct)
+	switch {
+	case err == nil && mt == "application/json":
+		return nil
+	case err == nil && protoBody && mt == protobufType:
+		return nil
+	case protoBody:
+		return fmt.Errorf("sbserver: Content-Type %s: the body must be application/json or %s", inputerr.Quote(ct), protobufType)
+	}
+	return fmt.Errorf("sbserver: Content-Type %s: the body must be application/json", inputerr.Quote(ct))
 }
 
 // notFound answers a path that is no endpoint: a JSON redirect to the
@@ -194,6 +226,9 @@ func (s *server) endpoints() string {
 	e := "POST /v5/urls:lookup, GET /v5/urls:search, POST /v4/threatMatches:find"
 	if s.o.URIs != nil {
 		e += ", GET /v1/uris:search"
+	}
+	if s.o.V4 != nil {
+		e += ", POST /v4/threatListUpdates:fetch, /v4/fullHashes:find, GET /v4/threatLists"
 	}
 	switch {
 	case s.o.Mirror != nil:

@@ -122,7 +122,8 @@
 // lists that begins with it gets one ThreatMatch per threat type asked
 // that is served and is among the full hash's own, and per platform type
 // asked, each with threatEntryType URL, threat.hash (the 32-byte full
-// hash) and a cacheDuration, the time its answer has left. Unlike
+// hash), an empty threatEntryMetadata and a cacheDuration, the time its
+// answer has left. Unlike
 // threatMatches:find, every platform asked is reported, since
 // google/safebrowsing drops a match for a platform it did not subscribe
 // to. A full hash's threat types are those of its details that are not
@@ -181,6 +182,10 @@
 //   - A Web Risk full hash listed as SOCIAL_ENGINEERING_EXTENDED_COVERAGE
 //     alone matches nothing: v4 has no such threat type, and its lists
 //     have more false positives than SOCIAL_ENGINEERING's.
+//   - Every match carries threatEntryMetadata, with no entries, as
+//     Google's matches did where they had none (the reference's example
+//     shows "entries": []): gglsbl reads it on every match. Its one
+//     entry Google gave, malware_threat_type, v5 lists do not hold.
 //   - A GET without $req on the two methods that take a request is a 400;
 //     X-HTTP-Method-Override, when present, must be POST.
 package v4update

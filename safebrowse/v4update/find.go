@@ -168,6 +168,7 @@ func (s *Server) serveFind(ctx context.Context, req *request) ([][]byte, *apiErr
 					ThreatType: t, PlatformType: pt, ThreatEntryType: v4wire.URL,
 					Threat:        v4wire.ThreatEntry{Hash: slices.Clone(h.hash[:])},
 					CacheDuration: h.cd, HasCacheDuration: true,
+					Metadata: noMetadata,
 				})
 			}
 		}
@@ -185,9 +186,16 @@ func (s *Server) serveFind(ctx context.Context, req *request) ([][]byte, *apiErr
 }
 
 // minMatchBytes is the least a ThreatMatch takes in a reply, in binary:
-// its tag and length, three enums, a 32-byte hash in its ThreatEntry, and
-// a cacheDuration.
-const minMatchBytes = 2 + 6 + 36 + 2
+// its tag and length, three enums, a 32-byte hash in its ThreatEntry, an
+// empty threatEntryMetadata and a cacheDuration.
+const minMatchBytes = 2 + 6 + 36 + 2 + 2
+
+// noMetadata is the threatEntryMetadata of every match: present, with no
+// entries, as Google's matches carried it where it had none to give
+// ("entries": [] in the v4 reference's example), since a client may read
+// it unconditionally (gglsbl reads threatEntryMetadata.entries of every
+// match). It is never written to.
+var noMetadata = []v4wire.MetadataEntry{}
 
 // tooLong is the reply to a find whose reply would be n bytes, more than
 // max.

@@ -77,7 +77,7 @@ func TestFind(t *testing.T) {
 			}
 			var got []match
 			for _, m := range r.Matches {
-				if m.ThreatEntryType != v4wire.URL || len(m.Threat.Hash) != 32 || !m.HasCacheDuration ||
+				if m.ThreatEntryType != v4wire.URL || len(m.Threat.Hash) != 32 || !m.HasCacheDuration || m.Metadata == nil || len(m.Metadata) != 0 ||
 					m.CacheDuration <= 9*time.Minute || m.CacheDuration > 10*time.Minute {
 					t.Errorf("match %+v", m)
 				}
@@ -102,6 +102,15 @@ func TestFind(t *testing.T) {
 				t.Errorf("negativeCacheDuration %v (present %v)", r.NegativeCacheDuration, r.HasNegativeCacheDuration)
 			}
 		})
+	}
+	if form := formJSON; true {
+		// In JSON each match has its threatEntryMetadata, empty, as
+		// gglsbl reads it.
+		_, _, body := h.find(t, form, findRequest(types, plats, 4, evil))
+		n, m := bytes.Count(body, []byte(`"threatEntryMetadata":{}`)), bytes.Count(body, []byte(`"threatType"`))
+		if n != m || m == 0 {
+			t.Errorf("JSON: %d empty threatEntryMetadata in %d matches: %s", n, m, body)
+		}
 	}
 	if form := formJSON; true {
 		// In JSON the duration is "0s", present.

@@ -27,7 +27,9 @@
 //
 // Google's v4 client, google.golang.org/api/safebrowsing/v4, is tested
 // against safebrowse/v4update, the v4 Update API served from a v5
-// client's lists, in process: its Rice data is decoded by the same
-// decoder, decodeRice, written from the v4 reference, and each checksum
-// is verified over that decoding.
+// client's lists, in process, and against the built sbserver's v4 Update
+// API under -api safebrowsing and -api webrisk, in front of an sbtest
+// whose lists change: its Rice data is decoded by the same decoder,
+// decodeRice, written from the v4 reference, and each checksum is
+// verified over that decoding.
 package gapi
